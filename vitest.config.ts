@@ -1,0 +1,16 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run against the sources; test/package-exports.test.ts checks the built dist/.
+    alias: {
+      "@loop/core": source("./packages/core/src/index.ts"),
+    },
+  },
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
+  },
+});
