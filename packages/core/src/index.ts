@@ -4,3 +4,4 @@ export type { DiagnosticsErrorOptions } from "./errors/diagnostics-error.js";
 export { DiagnosticsError } from "./errors/diagnostics-error.js";
 export type { LoopErrorOptions } from "./errors/loop-error.js";
 export { LoopError } from "./errors/loop-error.js";
+export * from "./config/index.js";

@@ -10,6 +10,7 @@ const symbol = Symbol.for(marker);
  * Code: `CONFIG_ERROR`.
  */
 export class ConfigError extends DiagnosticsError {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read through Symbol.for() by isInstance
   private readonly [symbol] = true;
 
   /** @param options - the problems found, the config's file name and the cause. */

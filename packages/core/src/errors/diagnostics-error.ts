@@ -20,6 +20,7 @@ export interface DiagnosticsErrorOptions {
  * all as `file:line:column key.path: message`.
  */
 export class DiagnosticsError extends LoopError {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read through Symbol.for() by isInstance
   private readonly [symbol] = true;
 
   /** Every problem found. */

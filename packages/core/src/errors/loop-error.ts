@@ -28,6 +28,7 @@ export interface LoopErrorOptions {
  * ```
  */
 export class LoopError extends Error {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read through Symbol.for() by isInstance
   private readonly [symbol] = true;
 
   /** Stable, machine-readable identifier of the kind of error (for example `CONFIG_ERROR`). */

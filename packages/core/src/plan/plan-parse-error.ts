@@ -10,6 +10,7 @@ const symbol = Symbol.for(marker);
  * Code: `PLAN_PARSE_ERROR`.
  */
 export class PlanParseError extends DiagnosticsError {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read through Symbol.for() by isInstance
   private readonly [symbol] = true;
 
   /** @param options - the problems found, the plan's file name and the cause. */
