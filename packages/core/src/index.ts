@@ -5,3 +5,5 @@ export { DiagnosticsError } from "./errors/diagnostics-error.js";
 export type { LoopErrorOptions } from "./errors/loop-error.js";
 export { LoopError } from "./errors/loop-error.js";
 export * from "./config/index.js";
+export * from "./plan/prd/index.js";
+export * from "./verify/index.js";

@@ -1,5 +1,5 @@
-import { DiagnosticsError, type DiagnosticsErrorOptions } from "../errors/diagnostics-error.js";
-import { LoopError } from "../errors/loop-error.js";
+import { DiagnosticsError, type DiagnosticsErrorOptions } from "../../errors/diagnostics-error.js";
+import { LoopError } from "../../errors/loop-error.js";
 
 const marker = "loop.error.PrdParseError";
 const symbol = Symbol.for(marker);
@@ -10,6 +10,7 @@ const symbol = Symbol.for(marker);
  * Code: `PRD_PARSE_ERROR`.
  */
 export class PrdParseError extends DiagnosticsError {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read through Symbol.for() by isInstance
   private readonly [symbol] = true;
 
   /** @param options - the problems found, the prd.json's file name and the cause. */
