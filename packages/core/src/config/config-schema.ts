@@ -34,7 +34,7 @@ const loopConfigObject = z
             minimum: 0,
             defaultValue: 2,
             description:
-              "Completion indicators (RALPH_STATUS completion_indicators, auto-incremented once per iteration) needed before the loop may exit: in effect a minimum number of iterations. Prevents a premature exit on simple tasks. Always applies.",
+              "Completion indicators needed before the loop may exit. An iteration adds one when it completes a task, or when the agent signals completion without a contradicting EXIT_SIGNAL: false (see docs/policy.md); the count is kept in loop_state.json and mirrored in the plan's RALPH_STATUS. Prevents a premature exit on simple tasks. Always applies.",
           }),
           require_exit_signal: booleanSetting(
             true,
@@ -151,6 +151,12 @@ const loopConfigObject = z
             description:
               "Stop after this many consecutive responses that say the work is done. 0 disables this detector.",
           }),
+          question_loops: integerSetting({
+            minimum: 0,
+            defaultValue: 3,
+            description:
+              "Stop (needs_input) after this many consecutive iterations in which the agent only asked questions; nobody answers a headless agent. 0 disables this detector.",
+          }),
         },
         "Detectors that stop a loop that has finished but does not say so.",
       ),
@@ -167,6 +173,12 @@ const loopConfigObject = z
             defaultValue: 5,
             description:
               "Open the circuit after this many consecutive iterations failing with the same error.",
+          }),
+          permission_denial_loops: integerSetting({
+            minimum: 1,
+            defaultValue: 3,
+            description:
+              "Open the circuit after this many consecutive iterations in which the agent was denied a tool.",
           }),
           cooldown_minutes: numberSetting({
             minimum: 0,

@@ -29,8 +29,10 @@ const expectedDefaults: [string, unknown][] = [
   ["tasks.max_attempts", 3],
   ["stop_when.test_only_loops", 3],
   ["stop_when.done_signals", 2],
+  ["stop_when.question_loops", 3],
   ["circuit_breaker.no_progress_loops", 5],
   ["circuit_breaker.same_error_loops", 5],
+  ["circuit_breaker.permission_denial_loops", 3],
   ["circuit_breaker.cooldown_minutes", 30],
   ["usage_limit.on_limit", "wait"],
 ];

@@ -141,6 +141,12 @@ export interface LoopConfig {
      * @defaultValue 2
      */
     done_signals: number;
+    /**
+     * Stop with `needs_input` after this many consecutive iterations in which the agent only
+     * asked questions (a headless agent's question is never answered); 0 disables the detector.
+     * @defaultValue 3
+     */
+    question_loops: number;
   };
   /** Stops a loop that is stuck. */
   circuit_breaker: {
@@ -154,6 +160,11 @@ export interface LoopConfig {
      * @defaultValue 5
      */
     same_error_loops: number;
+    /**
+     * Open the circuit after this many consecutive iterations in which the agent was denied a tool.
+     * @defaultValue 3
+     */
+    permission_denial_loops: number;
     /**
      * Minutes an open circuit stays open before a new run may try again.
      * @defaultValue 30

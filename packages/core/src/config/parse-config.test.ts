@@ -157,7 +157,7 @@ describe("parseConfig: unknown keys", () => {
       line: 2,
       column: 3,
       message:
-        'unknown key "fuse" — valid keys under circuit_breaker: no_progress_loops, same_error_loops, cooldown_minutes',
+        'unknown key "fuse" — valid keys under circuit_breaker: no_progress_loops, same_error_loops, permission_denial_loops, cooldown_minutes',
     },
     {
       label: "a top-level key close to nothing",
