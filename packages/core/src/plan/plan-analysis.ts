@@ -1,0 +1,116 @@
+import type { Diagnostic } from "../errors/diagnostic.js";
+import { collectTaskDrafts } from "./collect-tasks.js";
+import { assignTaskIds } from "./derived-task-id.js";
+import { type CheckboxSpan, type MarkdownTree, parseMarkdownTree } from "./markdown-tree.js";
+import type { ParsedPlan, ParsePlanOptions } from "./parsed-plan.js";
+import { outlinePlan, type PlanOutline } from "./plan-outline.js";
+import { PlanParseError } from "./plan-parse-error.js";
+import { interpretStatus } from "./plan-status.js";
+import { collectRequirements } from "./requirements.js";
+import { DEFAULT_OPTIONAL_HEADINGS } from "./section-names.js";
+import { readStatusSection, type StatusSection } from "./status-entries.js";
+import type { Task } from "./task.js";
+
+/** A task together with where its checkbox value lies in the plan's body. */
+export interface LocatedTask {
+  /** The task. */
+  readonly task: Task;
+  /** Its checkbox value's span in the body. */
+  readonly checkbox: CheckboxSpan;
+}
+
+/** Everything parsing learnt about a plan, for parsing and for editing. */
+export interface PlanAnalysis {
+  /** The parsed tree and the body its offsets refer to. */
+  readonly tree: MarkdownTree;
+  /** The classified blocks and the status and title headings. */
+  readonly outline: PlanOutline;
+  /** The tasks with their checkboxes. */
+  readonly tasks: readonly LocatedTask[];
+  /** The RALPH_STATUS section as written, or `null`. */
+  readonly statusSection: StatusSection | null;
+  /** The plan as {@link parsePlan} returns it. */
+  readonly plan: ParsedPlan;
+}
+
+/**
+ * Parses a plan and checks it: every duplicate explicit task id and every malformed known
+ * RALPH_STATUS value is reported, all at once.
+ *
+ * @param markdown - the plan text.
+ * @param options - file name and optional headings.
+ * @returns the analysis.
+ * @throws {PlanParseError} when the plan has duplicate explicit ids or malformed status values.
+ */
+export function analyzePlan(markdown: string, options?: ParsePlanOptions | null): PlanAnalysis {
+  const tree = parseMarkdownTree(markdown);
+  const outline = outlinePlan(tree.root, options?.optionalHeadings ?? DEFAULT_OPTIONAL_HEADINGS);
+  const drafts = collectTaskDrafts(outline.blocks, tree.checkboxes);
+  const issues: Diagnostic[] = [...duplicateIdIssues(drafts)];
+
+  const ids = assignTaskIds(drafts);
+  const tasks = drafts.map((draft, index): LocatedTask => {
+    const parentId = draft.parentIndex === null ? undefined : ids[draft.parentIndex];
+    const task: Task = {
+      id: ids[index] ?? "",
+      title: draft.title,
+      done: draft.done,
+      line: draft.line,
+      column: draft.column,
+      endLine: draft.endLine,
+      depth: draft.depth,
+      ...(parentId === undefined ? {} : { parentId }),
+      optional: draft.optional,
+      idSource: draft.explicitId === null ? "derived" : "explicit",
+      ...(draft.section === undefined ? {} : { section: draft.section }),
+    };
+    return { task, checkbox: draft.checkbox };
+  });
+
+  const statusSection =
+    outline.statusHeading === null
+      ? null
+      : readStatusSection(tree.body, outline.statusHeading, outline.blocks);
+  const interpreted = statusSection === null ? null : interpretStatus(statusSection, tree.body);
+  if (interpreted !== null) issues.push(...interpreted.issues);
+
+  if (issues.length > 0) {
+    issues.sort(
+      (left, right) =>
+        (left.line ?? 0) - (right.line ?? 0) || (left.column ?? 0) - (right.column ?? 0),
+    );
+    throw new PlanParseError({ issues, file: options?.file });
+  }
+  const plan: ParsedPlan = {
+    tasks: tasks.map((located) => located.task),
+    status: interpreted?.status ?? null,
+    requirements: collectRequirements(outline.blocks),
+  };
+  return { tree, outline, tasks, statusSection, plan };
+}
+
+interface IdOccurrence {
+  readonly explicitId: string | null;
+  readonly line: number;
+  readonly column: number;
+}
+
+function duplicateIdIssues(occurrences: readonly IdOccurrence[]): Diagnostic[] {
+  const first = new Map<string, IdOccurrence>();
+  const issues: Diagnostic[] = [];
+  for (const occurrence of occurrences) {
+    const id = occurrence.explicitId;
+    if (id === null) continue;
+    const earlier = first.get(id);
+    if (earlier === undefined) {
+      first.set(id, occurrence);
+      continue;
+    }
+    issues.push({
+      message: `Duplicate task id "${id}", first used at ${earlier.line}:${earlier.column}; task ids must be unique, rename one of them`,
+      line: occurrence.line,
+      column: occurrence.column,
+    });
+  }
+  return issues;
+}
