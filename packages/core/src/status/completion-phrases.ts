@@ -1,0 +1,110 @@
+import { isNegated } from "./negation.js";
+import type { ProseSentence } from "./sentences.js";
+import type { TextRange } from "./text-mask.js";
+
+/** Finished, in the words agents use for it. */
+const FINISHED = `(?:complete|completed|done|finished|implemented|checked(?: off)?)`;
+
+/** The work as a whole, as opposed to one task: the plan, the project, every task. */
+const WHOLE_WORK = `(?:project|plan|fix plan|task list|todo list|backlog|prd|roadmap)`;
+
+/** The things a plan is made of. */
+const WORK_ITEMS = `(?:tasks|items|stories|user stories|requirements|todos|to-dos|steps|work items|checkboxes)`;
+
+/**
+ * Statements that the whole job is finished, as opposed to one step of it. A bare "done" or
+ * "complete" is never one: "Done reading the file, now implementing" finishes nothing.
+ */
+export const STRONG_COMPLETION_PATTERNS: readonly RegExp[] = Object.freeze([
+  // all tasks are complete / all the tasks in the plan have been completed
+  new RegExp(
+    String.raw`\ball (?:of )?(?:the |my |our )?(?:\d+ )?(?:remaining |planned |open )?${WORK_ITEMS}(?: (?:in|on|from|of) (?:the |this )?${WHOLE_WORK})? (?:are|have been|were) (?:now |all |fully |successfully )*${FINISHED}\b`,
+    "i",
+  ),
+  // a headline: "All tasks complete", "Project complete.", "✅ All tasks complete!"
+  new RegExp(
+    `^\\W*(?:the )?(?:all ${WORK_ITEMS}|(?:the )?(?:whole |entire )?${WHOLE_WORK}|all work) (?:now )?${FINISHED}[.!]*$`,
+    "i",
+  ),
+  // the project is complete / the entire plan has been finished
+  new RegExp(
+    String.raw`\bthe (?:whole |entire )?${WHOLE_WORK}(?: itself)? (?:is|has been) (?:now )?(?:fully |entirely |completely |100% )?${FINISHED}\b`,
+    "i",
+  ),
+  // everything is done / everything's complete
+  new RegExp(
+    String.raw`\beverything(?:'s| is| has been) (?:now )?(?:fully |all )?${FINISHED}\b`,
+    "i",
+  ),
+  // every task is checked off
+  /\bevery (?:single )?(?:task|item|story|requirement|checkbox) (?:is|has been) (?:now )?(?:complete|completed|done|finished|checked(?: off)?)\b/i,
+  // nothing left to do / nothing more to implement
+  /\bnothing (?:left|more|else|remaining|further) (?:to (?:do|implement|work on|be done)|remains)\b/i,
+  // no tasks left / no remaining tasks
+  new RegExp(
+    String.raw`\bno (?:more |remaining |further |outstanding |open |unchecked |incomplete )?${WORK_ITEMS} (?:left|remain(?:ing)?|to do|outstanding)\b`,
+    "i",
+  ),
+  new RegExp(
+    String.raw`\bno (?:remaining|outstanding|open|unchecked|incomplete) (?:${WORK_ITEMS}|work)\b`,
+    "i",
+  ),
+  // I have completed all tasks / we've finished everything
+  new RegExp(
+    String.raw`\b(?:I|we)(?:'ve| have) (?:now )?(?:completed|finished|implemented|done) (?:everything|all (?:of )?(?:the |my )?(?:${WORK_ITEMS}|work)(?: (?:in|on|from|of) (?:the |this )?${WHOLE_WORK})?)(?=[\s.!,;:]|$)`,
+    "i",
+  ),
+]);
+
+/** A phrase as a pattern: case-insensitive, any spacing, whole words at its ends. */
+function phrasePattern(phrase: string): RegExp | null {
+  const words = phrase.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return null;
+  const body = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+");
+  const start = /^\w/.test(words[0] ?? "") ? "\\b" : "";
+  const end = /\w$/.test(words[words.length - 1] ?? "") ? "\\b" : "";
+  return new RegExp(`${start}${body}${end}`, "gi");
+}
+
+/** A pattern made global, for `matchAll`. */
+function globalPattern(pattern: RegExp): RegExp {
+  return pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`);
+}
+
+/**
+ * Finds the strong completion statements in the prose: the built-in
+ * {@link STRONG_COMPLETION_PATTERNS} and the caller's extra phrases. A match does not count in a
+ * question, or when {@link isNegated} says it is negated, conditional, a directive or taken
+ * back. The same wording found twice counts once, and so do two phrases that overlap in one
+ * sentence.
+ *
+ * @param sentences - the prose sentences of the answer.
+ * @param extraPhrases - more phrases that count, matched case-insensitively as whole words.
+ * @returns the phrases found, as written (markup removed), in order.
+ */
+export function findCompletionPhrases(
+  sentences: readonly ProseSentence[],
+  extraPhrases: readonly string[] = [],
+): string[] {
+  const patterns = [
+    ...STRONG_COMPLETION_PATTERNS,
+    ...extraPhrases.flatMap((phrase) => phrasePattern(phrase) ?? []),
+  ].map(globalPattern);
+  const found = new Map<string, string>();
+  for (const sentence of sentences) {
+    if (/\?["')\]]*$/.test(sentence.text)) continue;
+    const counted: TextRange[] = [];
+    for (const pattern of patterns) {
+      for (const match of sentence.text.matchAll(pattern)) {
+        const range = { start: match.index, end: match.index + match[0].length };
+        if (counted.some((other) => other.start < range.end && range.start < other.end)) continue;
+        if (isNegated(sentence.text, range.start, range.end)) continue;
+        counted.push(range);
+        const phrase = match[0].replace(/^\W+|[.!]+$/g, "");
+        const key = phrase.toLowerCase();
+        if (!found.has(key)) found.set(key, phrase);
+      }
+    }
+  }
+  return [...found.values()];
+}
