@@ -37,6 +37,8 @@ export function report(title: string, rows: readonly (Measurement & { target?: s
   const width = Math.max(...rows.map((row) => row.name.length));
   for (const row of rows) {
     const figures = `median ${row.medianMs.toFixed(3)} ms  p95 ${row.p95Ms.toFixed(3)} ms  min ${row.minMs.toFixed(3)} ms  (${row.runs} runs)`;
-    console.log(`  ${row.name.padEnd(width)}  ${figures}${row.target ? `  target ${row.target}` : ""}`);
+    console.log(
+      `  ${row.name.padEnd(width)}  ${figures}${row.target ? `  target ${row.target}` : ""}`,
+    );
   }
 }
