@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+
+// The public API of @loop/core is deliberate: this pins the runtime exports of the built package
+// (dist/, which `pnpm test` builds first). Adding or removing an export means changing this list
+// in the same commit, on purpose.
+
+const expected = [
+  "CONFIG_SCHEMA_ID",
+  "ConfigError",
+  "DEFAULT_CONFIG",
+  "DEFAULT_OPTIONAL_HEADINGS",
+  "DiagnosticsError",
+  "EXIT_REASONS",
+  "LoopConfigSchema",
+  "LoopError",
+  "PlanParseError",
+  "PlanUpdateError",
+  "PrdParseError",
+  "PrdUnknownStoryError",
+  "PrdUpdateError",
+  "REQUIREMENT_SECTIONS",
+  "STATUS_BLOCK_END",
+  "STATUS_BLOCK_FIELDS",
+  "STATUS_BLOCK_START",
+  "STATUS_VALUES",
+  "TESTS_STATUS_VALUES",
+  "WORK_TYPES",
+  "analyzeResponse",
+  "checkCircuit",
+  "checkConfig",
+  "checkRateLimit",
+  "configJsonSchema",
+  "contentWords",
+  "countsAsCompletionIndicator",
+  "createPlanCache",
+  "extractUserConcerns",
+  "formatDiagnostic",
+  "formatKeyPath",
+  "initialCircuitBreakerState",
+  "initialStopCounters",
+  "isCompletionReason",
+  "isExitReason",
+  "isQuestionOnly",
+  "matchRequirements",
+  "observeIteration",
+  "parseClaudeTranscript",
+  "parseConfig",
+  "parsePlan",
+  "parsePlanRequirements",
+  "parsePrd",
+  "parseStatusBlock",
+  "rateWindowStart",
+  "recordCall",
+  "resolveConfig",
+  "resolveExitSignal",
+  "selectNextTask",
+  "shouldExit",
+  "similarity",
+  "storyDependenciesMet",
+  "updatePlan",
+  "updatePrd",
+  "updateStopCounters",
+  "verifyCompletion",
+];
+
+type Core = typeof import("@loop/core");
+// Through a variable, so type-checking does not need a build.
+const distEntry = new URL("../packages/core/dist/index.js", import.meta.url).href;
+const loadDist = () => import(distEntry) as Promise<Core>;
+
+describe("@loop/core public exports", () => {
+  it("the built dist/index.js exports exactly the pinned list", async () => {
+    const core = await loadDist();
+    expect(Object.keys(core).sort()).toEqual(expected);
+  });
+
+  it("the sources export the same list as the build", async () => {
+    const core = await import("../packages/core/src/index.js");
+    expect(Object.keys(core).sort()).toEqual(expected);
+  });
+
+  it("the functions the plan and config issue promises are callable from the build", async () => {
+    const core = await loadDist();
+    const plan = core.parsePlan("- [ ] TASK-001 Do it\n");
+    expect(plan.tasks[0]).toMatchObject({ id: "TASK-001", done: false, line: 1 });
+    expect(core.updatePlan("- [ ] TASK-001 Do it\n", { check: ["TASK-001"] })).toBe(
+      "- [x] TASK-001 Do it\n",
+    );
+    expect(core.parseConfig("").exit_policy.min_completion_indicators).toBe(2);
+    expect(core.LoopError.isInstance(new core.ConfigError({ issues: [{ message: "x" }] }))).toBe(
+      true,
+    );
+  });
+});
