@@ -8,6 +8,9 @@ export default defineConfig({
     // Tests run against the sources; test/package-exports.test.ts checks the built dist/.
     alias: {
       "@loop/core": source("./packages/core/src/index.ts"),
+      "@loop/memory": source("./packages/memory/src/index.ts"),
+      "@loop/fs": source("./packages/fs/src/index.ts"),
+      "@loop/test-suite": source("./packages/test-suite/src/index.ts"),
     },
   },
   test: {

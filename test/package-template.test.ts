@@ -6,9 +6,13 @@ import { describe, expect, it } from "vitest";
 // file its `exports` map names exists after `pnpm build` (which `pnpm test` runs first).
 
 const packagesDirectory = new URL("../packages/", import.meta.url).pathname;
-const packageNames = readdirSync(packagesDirectory).filter((name) =>
-  existsSync(join(packagesDirectory, name, "package.json")),
-);
+// Private workspace packages (the conformance suite) are not published and skip the template.
+const packageNames = readdirSync(packagesDirectory).filter((name) => {
+  const manifestPath = join(packagesDirectory, name, "package.json");
+  return (
+    existsSync(manifestPath) && JSON.parse(readFileSync(manifestPath, "utf8")).private !== true
+  );
+});
 
 type ExportTarget = string | { [condition: string]: ExportTarget };
 

@@ -27,3 +27,4 @@ export {
 } from "./section-names.js";
 export type { Task, TaskIdSource } from "./task.js";
 export { type PlanEdit, type UpdatePlanOptions, updatePlan } from "./update-plan.js";
+export type { PlanSource } from "./plan-source.js";
