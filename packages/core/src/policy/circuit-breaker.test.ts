@@ -97,6 +97,8 @@ describe("circuit breaker", () => {
     const trial = checkCircuit(open, 10 ** 9, thresholds).breaker;
     const failed = observeIteration(trial, idle, thresholds, 10 ** 9 + 1);
     expect(failed).toMatchObject({ state: "OPEN", openedAt: 10 ** 9 + 1, timesOpened: 2 });
+    const question = { ...idle, questionOnly: true };
+    expect(observeIteration(trial, question, thresholds, 10 ** 9 + 1).state).toBe("HALF_OPEN");
     const recovered = observeIteration(trial, progress, thresholds, 10 ** 9 + 1);
     expect(recovered).toMatchObject({ state: "CLOSED", noProgressStreak: 0, timesOpened: 1 });
   });

@@ -133,7 +133,8 @@ function degraded(
  *   it opens on exactly the fifth iteration in a row without progress); when one reaches half
  *   its threshold (rounded up) it is `HALF_OPEN`; otherwise `CLOSED`.
  * - After a cooldown the streaks are kept, so in the trial iteration one more failure reopens
- *   the breaker at once, while progress closes it.
+ *   the breaker at once, while progress closes it (and a question-only trial leaves it
+ *   `HALF_OPEN`).
  *
  * @param state - the current state.
  * @param observation - what the iteration did.
@@ -152,7 +153,15 @@ export function observeIteration(
     permissionDenialStreak: observation.permissionDenied ? state.permissionDenialStreak + 1 : 0,
   };
   const common = { ...streaks, lastErrorFingerprint: observation.errorFingerprint };
-  const trip = tripOf(streaks, thresholds);
+  // A streak trips the breaker only when this iteration grew it: a question-only iteration in
+  // the trial after a cooldown leaves the no-progress streak where it was, and stays neutral.
+  const grown = {
+    noProgressStreak:
+      streaks.noProgressStreak > state.noProgressStreak ? streaks.noProgressStreak : 0,
+    sameErrorStreak: streaks.sameErrorStreak,
+    permissionDenialStreak: streaks.permissionDenialStreak,
+  };
+  const trip = tripOf(grown, thresholds);
   if (trip !== null) {
     return {
       ...common,

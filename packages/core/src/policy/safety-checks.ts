@@ -30,6 +30,14 @@ export const safetyChecks: readonly (readonly [SafetyCheckName & ExitReason, Saf
       flag(input.aborted === true, input.aborted ? "aborted by the caller" : "not aborted"),
   ],
   [
+    "blocked",
+    (input) =>
+      flag(
+        input.signals?.blocked === true,
+        input.signals?.blocked ? "the agent reports BLOCKED" : "not blocked",
+      ),
+  ],
+  [
     "prd_complete",
     (input) => {
       const stories = input.stories ?? null;
@@ -43,14 +51,6 @@ export const safetyChecks: readonly (readonly [SafetyCheckName & ExitReason, Saf
         detail: stories === null ? "no prd.json" : `${passing} of ${total} stories pass`,
       };
     },
-  ],
-  [
-    "blocked",
-    (input) =>
-      flag(
-        input.signals?.blocked === true,
-        input.signals?.blocked ? "the agent reports BLOCKED" : "not blocked",
-      ),
   ],
   [
     "needs_input",

@@ -293,7 +293,7 @@ describe("shouldExit: safety exits at their exact thresholds (N−1 goes on, N e
 });
 
 describe("shouldExit: precedence and the checks list", () => {
-  it("abort wins over everything, completion over the other safety exits", () => {
+  it("abort wins over everything, then blocked, then completion over the other safety exits", () => {
     const everything: Partial<ExitPolicyInput> = {
       tasks: tasks(5, 5),
       completionIndicators: 5,
@@ -302,7 +302,10 @@ describe("shouldExit: precedence and the checks list", () => {
       circuit: "OPEN",
     };
     expect(shouldExit(input({ ...everything, aborted: true })).reason).toBe("aborted");
-    expect(shouldExit(input(everything)).reason).toBe("all_tasks_complete");
+    expect(shouldExit(input(everything)).reason).toBe("blocked");
+    expect(shouldExit(input({ ...everything, signals: exitTrue })).reason).toBe(
+      "all_tasks_complete",
+    );
     expect(shouldExit(input({ ...everything, tasks: tasks(4, 5) })).reason).toBe("blocked");
     expect(
       shouldExit(input({ ...everything, tasks: tasks(4, 5), signals: signals() })).reason,
@@ -322,8 +325,8 @@ describe("shouldExit: precedence and the checks list", () => {
       ["all_tasks_complete", "gate"],
       ["verification_passed", "gate"],
       ["aborted", "safety"],
-      ["prd_complete", "safety"],
       ["blocked", "safety"],
+      ["prd_complete", "safety"],
       ["needs_input", "safety"],
       ["circuit_open", "safety"],
       ["test_saturation", "safety"],

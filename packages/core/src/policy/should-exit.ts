@@ -22,11 +22,13 @@ export interface ExitDecision {
  *
  * Order of precedence:
  * 1. `aborted` — the caller asked to stop;
- * 2. the exit gate (AND of every required gate check) — `all_tasks_complete` when every
+ * 2. `blocked` — the agent reports it cannot go on; work it calls blocked is never reported as
+ *    complete, even when it also sets EXIT_SIGNAL to bail out;
+ * 3. the exit gate (AND of every required gate check) — `all_tasks_complete` when every
  *    required task is done, otherwise `exit_signal` (minimal enforcement, or
  *    `require_all_tasks_complete: false`);
- * 3. the other safety exits, each on its own whatever the gate says, in this order:
- *    `prd_complete`, `blocked`, `needs_input`, `circuit_open`, `test_saturation`, `done_signals`,
+ * 4. the other safety exits, each on its own whatever the gate says, in this order:
+ *    `prd_complete`, `needs_input`, `circuit_open`, `test_saturation`, `done_signals`,
  *    `no_runnable_tasks`, `budget_exhausted`, `time_limit`, `max_iterations`.
  *
  * Every limit exits at its threshold: with `max_iterations: 20`, iteration 19 goes on and 20
@@ -56,8 +58,8 @@ export function shouldExit(input: ExitPolicyInput): ExitDecision {
     .map((check) => check.name);
 
   let reason: ExitReason | null = null;
-  if (triggered[0] === "aborted") {
-    reason = "aborted";
+  if (triggered[0] === "aborted" || triggered[0] === "blocked") {
+    reason = triggered[0];
   } else if (gatePassed) {
     reason = allRequiredTasksDone(input.tasks) ? "all_tasks_complete" : "exit_signal";
   } else {
