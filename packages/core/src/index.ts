@@ -17,3 +17,5 @@ export * from "./plan/prd/index.js";
 export * from "./policy/index.js";
 export * from "./status/index.js";
 export * from "./verify/index.js";
+export * from "./state/index.js";
+export * from "./observe/index.js";

@@ -1,0 +1,347 @@
+import { z } from "zod";
+import { EXIT_REASONS, type ExitReason } from "../policy/exit-reasons.js";
+import { type LoopState, LoopStateSchema } from "../state/loop-state.js";
+import {
+  booleanField,
+  choiceField,
+  countField,
+  expected,
+  idField,
+  idListField,
+  nullableChoiceField,
+  nullableIdField,
+  sectionField,
+  textField,
+  timestampField,
+} from "../state/state-fields.js";
+
+/** `iteration_start` (seed): an iteration begins. */
+export interface IterationStartPayload {
+  /** The iteration's number, from 1 over the loop's life. */
+  readonly iteration: number;
+  /** The task the iteration works on; `null` for a wrap-up iteration without a task. */
+  readonly current_task_id: string | null;
+  /** Tasks in the plan. */
+  readonly total_tasks: number;
+}
+
+/** One exit condition as `iteration_end` may record it (the policy's `ExitCheck` fits). */
+export interface ExitCheckRecord {
+  /** Which condition (`completion_indicators`, `max_iterations`…). */
+  readonly name: string;
+  /** `gate` (AND-ed) or `safety` (ends the loop on its own). */
+  readonly kind: "gate" | "safety";
+  /** The current value. */
+  readonly value: number | boolean | string | null;
+  /** What the value is compared with; `null` for a plain flag or a disabled condition. */
+  readonly threshold: number | boolean | null;
+  /** Whether the config enables the condition. */
+  readonly required: boolean;
+  /** Whether the condition holds (gate) or its limit is reached (safety). */
+  readonly met: boolean;
+  /** One line for people. */
+  readonly detail: string;
+}
+
+/** `iteration_end` (seed): an iteration ended, with the exit decision. */
+export interface IterationEndPayload {
+  /** The iteration's number. */
+  readonly iteration: number;
+  /** Every task completed so far, the loop's whole list (as the seed's example shows). */
+  readonly tasks_completed: readonly string[];
+  /** Every task given up on so far. */
+  readonly tasks_failed: readonly string[];
+  /** Whether the loop stops after this iteration. */
+  readonly should_exit: boolean;
+  /** Why it stops; `null` when it goes on. */
+  readonly exit_reason: ExitReason | null;
+  /** Optional: every exit condition with its value, so a reader sees why the loop went on. */
+  readonly checks?: readonly ExitCheckRecord[] | undefined;
+}
+
+/** `loop_exit` (seed): the loop stopped. */
+export interface LoopExitPayload {
+  /** Iterations run, over the loop's life (`loop_metadata.iterations`). */
+  readonly total_iterations: number;
+  /** Tasks completed, over the loop's life. */
+  readonly total_tasks_completed: number;
+  /** Why it stopped. */
+  readonly exit_reason: ExitReason;
+  /** The `loop_state` document at exit; `null` when there is none (a state error). */
+  readonly final_state: LoopState | null;
+}
+
+/** `error` (seed): an error during an iteration. */
+export interface ErrorPayload {
+  /** The error's class name (`PlanParseError`). */
+  readonly error_type: string;
+  /** The error's message. */
+  readonly error_message: string;
+  /** The iteration it happened in; 0 before the first iteration. */
+  readonly iteration: number;
+  /** The task being worked on; `null` when none. */
+  readonly current_task_id: string | null;
+  /** Optional stack trace, for debugging. */
+  readonly traceback?: string | undefined;
+}
+
+/** `rate_limit_wait`: the hourly call limit is reached; the loop waits for the next window. */
+export interface RateLimitWaitPayload {
+  /** When the window resets, ISO 8601. */
+  readonly reset_at: string;
+  /** Calls made in the current window. */
+  readonly calls_made: number;
+  /** The limit (`limits.max_calls_per_hour`). */
+  readonly max_calls_per_hour: number;
+  /** How long the loop waits, in milliseconds. */
+  readonly wait_ms: number;
+}
+
+/** `usage_limit_wait`: the agent hit its usage limit; the loop waits until it lifts. */
+export interface UsageLimitWaitPayload {
+  /** When the limit lifts, ISO 8601. */
+  readonly reset_at: string;
+  /** How long the loop waits, in milliseconds. */
+  readonly wait_ms: number;
+  /** The agent's message about the limit. */
+  readonly message: string;
+}
+
+/** `task_failed`: a task used its attempts and was moved to `failed_tasks`. */
+export interface TaskFailedPayload {
+  /** The task. */
+  readonly task_id: string;
+  /** Attempts made. */
+  readonly attempts: number;
+  /** Why it failed: the last attempt's error or outcome. */
+  readonly reason: string;
+}
+
+/** `state_recovered`: `loop_state` was corrupt and was recovered (see `readState`). */
+export interface StateRecoveredPayload {
+  /** `backup`: restored from the backup; `fresh`: both versions were unusable, started anew. */
+  readonly from: "backup" | "fresh";
+  /** What was wrong with the current document, with its key path or line:column. */
+  readonly problem: string;
+}
+
+/** The previous holder of a lock, as `lock_takeover` records it. */
+export interface LockHolderRecord {
+  /** Its process id. */
+  readonly pid: number;
+  /** Its host name. */
+  readonly host: string;
+  /** When it took the lock, ISO 8601. */
+  readonly started_at: string;
+}
+
+/** `lock_takeover`: a stale lock (its process gone) was taken over. */
+export interface LockTakeoverPayload {
+  /** Who held the lock. */
+  readonly previous_holder: LockHolderRecord;
+}
+
+/** A user concern as `verification` records it. */
+export interface ConcernRecord {
+  /** `issue`, `blocker` or `correction`. */
+  readonly kind: "issue" | "blocker" | "correction";
+  /** The sentence that raised it. */
+  readonly text: string;
+}
+
+/** `verification`: practical verification ran. */
+export interface VerificationPayload {
+  /** Every requirement met and no concern unresolved. */
+  readonly passed: boolean;
+  /** The texts of the requirements not met. */
+  readonly unmet: readonly string[];
+  /** The unresolved user concerns. */
+  readonly concerns: readonly ConcernRecord[];
+}
+
+/** `config_warning`: the config is valid but probably not what was meant (`checkConfig`). */
+export interface ConfigWarningPayload {
+  /** The warning's stable code (`EXIT_GATE_ALWAYS_OPEN`). */
+  readonly code: string;
+  /** Key path of the setting (`["exit_policy", "require_exit_signal"]`). */
+  readonly path: readonly string[];
+  /** What is wrong and how to fix it. */
+  readonly message: string;
+}
+
+/**
+ * The payload of every decision event, by event name. Payload fields are snake_case, as
+ * persisted in `decision.log`. Payloads may carry fields beyond these (kept when read).
+ */
+export interface DecisionEventPayloads {
+  /** See {@link IterationStartPayload}. */
+  readonly iteration_start: IterationStartPayload;
+  /** See {@link IterationEndPayload}. */
+  readonly iteration_end: IterationEndPayload;
+  /** See {@link LoopExitPayload}. */
+  readonly loop_exit: LoopExitPayload;
+  /** See {@link ErrorPayload}. */
+  readonly error: ErrorPayload;
+  /** See {@link RateLimitWaitPayload}. */
+  readonly rate_limit_wait: RateLimitWaitPayload;
+  /** See {@link UsageLimitWaitPayload}. */
+  readonly usage_limit_wait: UsageLimitWaitPayload;
+  /** See {@link TaskFailedPayload}. */
+  readonly task_failed: TaskFailedPayload;
+  /** See {@link StateRecoveredPayload}. */
+  readonly state_recovered: StateRecoveredPayload;
+  /** See {@link LockTakeoverPayload}. */
+  readonly lock_takeover: LockTakeoverPayload;
+  /** See {@link VerificationPayload}. */
+  readonly verification: VerificationPayload;
+  /** See {@link ConfigWarningPayload}. */
+  readonly config_warning: ConfigWarningPayload;
+}
+
+/** The name of a decision event. */
+export type DecisionEventName = keyof DecisionEventPayloads;
+
+/** An integer ≥ 1 (an iteration number, a limit). */
+function positiveField(description: string) {
+  const message = expected("an integer ≥ 1");
+  return z.int(message).min(1, message).describe(description);
+}
+
+const exitReasonField = (description: string) => choiceField(EXIT_REASONS, description);
+
+const exitCheckSchema = sectionField(
+  {
+    name: idField("Which condition."),
+    kind: choiceField(["gate", "safety"], "gate or safety."),
+    value: z
+      .union(
+        [z.number(), z.boolean(), z.string(), z.null()],
+        expected("a number, boolean, string or null"),
+      )
+      .describe("The current value."),
+    threshold: z
+      .union([z.number(), z.boolean(), z.null()], expected("a number, boolean or null"))
+      .describe("What the value is compared with."),
+    required: booleanField("Whether the config enables the condition."),
+    met: booleanField("Whether the condition holds or its limit is reached."),
+    detail: textField("One line for people."),
+  },
+  "One exit condition.",
+);
+
+/** The payload schema of every event: unknown payload fields are kept. */
+export const PAYLOAD_SCHEMAS: {
+  readonly [Name in DecisionEventName]: z.ZodType<DecisionEventPayloads[Name]>;
+} = {
+  iteration_start: sectionField(
+    {
+      iteration: positiveField("The iteration's number."),
+      current_task_id: nullableIdField("The task the iteration works on."),
+      total_tasks: countField("Tasks in the plan."),
+    },
+    "iteration_start payload.",
+  ),
+  iteration_end: sectionField(
+    {
+      iteration: positiveField("The iteration's number."),
+      tasks_completed: idListField("Every task completed so far."),
+      tasks_failed: idListField("Every task given up on so far."),
+      should_exit: booleanField("Whether the loop stops."),
+      exit_reason: nullableChoiceField(EXIT_REASONS, "Why it stops; null when it goes on."),
+      checks: z
+        .array(exitCheckSchema, expected("a list of exit checks"))
+        .optional()
+        .describe("Every exit condition."),
+    },
+    "iteration_end payload.",
+  ),
+  loop_exit: sectionField(
+    {
+      total_iterations: countField("Iterations run."),
+      total_tasks_completed: countField("Tasks completed."),
+      exit_reason: exitReasonField("Why the loop stopped."),
+      final_state: LoopStateSchema.nullable().describe("The loop_state document at exit."),
+    },
+    "loop_exit payload.",
+  ),
+  error: sectionField(
+    {
+      error_type: idField("The error's class name."),
+      error_message: textField("The error's message."),
+      iteration: countField("The iteration; 0 before the first."),
+      current_task_id: nullableIdField("The task being worked on."),
+      traceback: textField("Stack trace.").optional(),
+    },
+    "error payload.",
+  ),
+  rate_limit_wait: sectionField(
+    {
+      reset_at: timestampField("When the window resets."),
+      calls_made: countField("Calls made in the window."),
+      max_calls_per_hour: positiveField("The hourly limit."),
+      wait_ms: countField("Milliseconds to wait."),
+    },
+    "rate_limit_wait payload.",
+  ),
+  usage_limit_wait: sectionField(
+    {
+      reset_at: timestampField("When the usage limit lifts."),
+      wait_ms: countField("Milliseconds to wait."),
+      message: textField("The agent's message."),
+    },
+    "usage_limit_wait payload.",
+  ),
+  task_failed: sectionField(
+    {
+      task_id: idField("The task."),
+      attempts: countField("Attempts made."),
+      reason: textField("Why it failed."),
+    },
+    "task_failed payload.",
+  ),
+  state_recovered: sectionField(
+    {
+      from: choiceField(["backup", "fresh"], "Where the state came from."),
+      problem: textField("What was wrong with the current document."),
+    },
+    "state_recovered payload.",
+  ),
+  lock_takeover: sectionField(
+    {
+      previous_holder: sectionField(
+        {
+          pid: countField("Process id."),
+          host: textField("Host name."),
+          started_at: timestampField("When it took the lock."),
+        },
+        "The previous holder.",
+      ),
+    },
+    "lock_takeover payload.",
+  ),
+  verification: sectionField(
+    {
+      passed: booleanField("Whether verification passed."),
+      unmet: z.array(textField("A requirement."), expected("a list of strings")),
+      concerns: z.array(
+        sectionField(
+          {
+            kind: choiceField(["issue", "blocker", "correction"], "The kind of concern."),
+            text: textField("The sentence that raised it."),
+          },
+          "A user concern.",
+        ),
+        expected("a list of concerns"),
+      ),
+    },
+    "verification payload.",
+  ),
+  config_warning: sectionField(
+    {
+      code: idField("The warning's code."),
+      path: z.array(textField("A key."), expected("a list of keys")),
+      message: textField("What is wrong."),
+    },
+    "config_warning payload.",
+  ),
+};

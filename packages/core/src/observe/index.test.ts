@@ -1,0 +1,16 @@
+import { expect, it } from "vitest";
+import * as observe from "./index.js";
+
+it("exports exactly the observe API", () => {
+  expect(Object.keys(observe).sort()).toEqual([
+    "DECISION_EVENT_NAMES",
+    "DecisionEventError",
+    "DecisionEventSchema",
+    "LoopMetricsSchema",
+    "bestEffort",
+    "createDecisionEvent",
+    "parseDecisionEvent",
+    "readMetrics",
+    "updateMetrics",
+  ]);
+});

@@ -1,0 +1,45 @@
+export {
+  type BestEffortFlushOptions,
+  type BestEffortLogger,
+  type BestEffortOptions,
+  bestEffort,
+} from "./best-effort-logger.js";
+export { createDecisionEvent } from "./create-decision-event.js";
+export {
+  DECISION_EVENT_NAMES,
+  type DecisionEvent,
+  type DecisionEventOf,
+  DecisionEventSchema,
+} from "./decision-event.js";
+export { DecisionEventError } from "./decision-event-error.js";
+export type {
+  ConcernRecord,
+  ConfigWarningPayload,
+  DecisionEventName,
+  DecisionEventPayloads,
+  ErrorPayload,
+  ExitCheckRecord,
+  IterationEndPayload,
+  IterationStartPayload,
+  LockHolderRecord,
+  LockTakeoverPayload,
+  LoopExitPayload,
+  RateLimitWaitPayload,
+  StateRecoveredPayload,
+  TaskFailedPayload,
+  UsageLimitWaitPayload,
+  VerificationPayload,
+} from "./decision-event-payloads.js";
+export type { Logger } from "./logger.js";
+export { type LoopMetrics, LoopMetricsSchema } from "./loop-metrics.js";
+export {
+  type ReadMetricsOptions,
+  readMetrics,
+  type UpdateMetricsOptions,
+  updateMetrics,
+} from "./metrics-document.js";
+export {
+  type ParseDecisionEventOptions,
+  type ParsedDecisionEvent,
+  parseDecisionEvent,
+} from "./parse-decision-event.js";

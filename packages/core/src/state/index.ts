@@ -1,0 +1,51 @@
+export { createInitialState, type InitialStateOptions } from "./initial-state.js";
+export {
+  formatTimestamp,
+  isIsoTimestamp,
+  parseTimestamp,
+} from "./iso-timestamp.js";
+export { LOOP_STATE_SCHEMA_VERSION, type LoopState, LoopStateSchema } from "./loop-state.js";
+export {
+  fromCircuitBreakerState,
+  type PersistedCircuitBreaker,
+  toCircuitBreakerState,
+} from "./persisted-circuit-breaker.js";
+export {
+  fromRateWindow,
+  type PersistedRateWindow,
+  toRateWindow,
+} from "./persisted-rate-window.js";
+export {
+  fromStopCounters,
+  type PersistedStopCounters,
+  toStopCounters,
+} from "./persisted-stop-counters.js";
+export type { RunRecord } from "./run-record.js";
+export { assertSafeTerminalId, isSafeTerminalId, sanitizeTerminalId } from "./safe-terminal-id.js";
+export { type StartRunOptions, startRun } from "./start-run.js";
+export { StateLockedError, StateStoreError } from "./state-errors.js";
+export {
+  createStateManager,
+  type ReadStateResult,
+  type StateManager,
+  type StateRecovery,
+  type WriteStateOptions,
+} from "./state-manager.js";
+export type {
+  LockHolder,
+  LockOptions,
+  StateDocumentKey,
+  StateLock,
+  StateStore,
+  StoredVersion,
+} from "./state-store.js";
+export {
+  StateValidationError,
+  type StateValidationErrorOptions,
+} from "./state-validation-error.js";
+export {
+  getTerminalId,
+  type TerminalEnvironment,
+  type TerminalIdOptions,
+} from "./terminal-id.js";
+export { UnsupportedStoreError } from "./unsupported-store-error.js";
