@@ -1,1 +1,42 @@
-export {};
+/**
+ * File-system adapters of the loop SDK: a durable `StateStore` with backup and lock, the
+ * JSON-lines decision and verifier logs, `status.json` for monitors, a plan on disk and the
+ * YAML config loader.
+ *
+ * @packageDocumentation
+ */
+export { type AtomicWriteOptions, atomicWriteFile } from "./atomic-write.js";
+export { ConfigNotFoundError } from "./config-not-found-error.js";
+export { filePlan } from "./file-plan.js";
+export {
+  createFileStateStore,
+  type FileStateStore,
+  type FileStateStoreOptions,
+} from "./file-state-store.js";
+export {
+  createJsonlLogger,
+  type JsonlLogger,
+  type JsonlLoggerOptions,
+} from "./jsonl-logger.js";
+export { type LoadConfigFileOptions, loadConfigFile } from "./load-config-file.js";
+export {
+  DEFAULT_LOG_KEEP,
+  DEFAULT_LOG_MAX_BYTES,
+  type LogRotationOptions,
+} from "./log-rotation.js";
+export { LogWriteError } from "./log-write-error.js";
+export { PlanNotFoundError } from "./plan-not-found-error.js";
+export { createStatusFile, type StatusFile, type StatusFileOptions } from "./status-file.js";
+export { StatusFileError } from "./status-file-error.js";
+export type { Status } from "./status-file-schema.js";
+export {
+  createVerifierLog,
+  type VerifierLog,
+  type VerifierLogOptions,
+} from "./verifier-log.js";
+export type {
+  VerifierConcernRecord,
+  VerifierLogEntry,
+  VerifierMatchRecord,
+  VerifierRecord,
+} from "./verifier-log-record.js";

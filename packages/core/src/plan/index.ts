@@ -11,6 +11,7 @@ export { parsePlan } from "./parse-plan.js";
 export type { ParsedPlan, ParsePlanOptions } from "./parsed-plan.js";
 export { createPlanCache, type PlanCache, type PlanCacheOptions } from "./plan-cache.js";
 export { PlanParseError } from "./plan-parse-error.js";
+export type { PlanSource } from "./plan-source.js";
 export type { PlanStatus } from "./plan-status.js";
 export type { PlanStatusUpdate } from "./plan-status-update.js";
 export {
@@ -27,4 +28,3 @@ export {
 } from "./section-names.js";
 export type { Task, TaskIdSource } from "./task.js";
 export { type PlanEdit, type UpdatePlanOptions, updatePlan } from "./update-plan.js";
-export type { PlanSource } from "./plan-source.js";

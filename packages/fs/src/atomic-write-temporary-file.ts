@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import { readdir, stat, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { isProcessAlive } from "./process-alive.js";
+
+/**
+ * A temporary file older than this is removed whatever its pid says (the pid may have been
+ * recycled by an unrelated process): one hour.
+ */
+export const temporaryFileMaxAgeMs = 60 * 60 * 1000;
+
+/**
+ * A unique temporary path next to `target`, in the same directory (so a `rename` to `target`
+ * stays on one file system and is atomic): `.<name>.<pid>.<12 hex digits>.tmp`. The leading dot
+ * hides it, and no reader ever opens it: readers open only their exact file names.
+ *
+ * @param target - the file the temporary file will become.
+ * @returns the temporary path.
+ */
+export function temporaryPathFor(target: string): string {
+  const random = randomBytes(6).toString("hex");
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${random}.tmp`);
+}
+
+/**
+ * The writer's pid of a temporary file of `target` named by {@link temporaryPathFor}, or
+ * `undefined` when `name` is not one.
+ *
+ * @param name - a directory entry.
+ * @param target - the file the temporary files belong to.
+ */
+export function temporaryFileWriterPid(name: string, target: string): number | undefined {
+  const prefix = `.${basename(target)}.`;
+  if (!name.startsWith(prefix)) return undefined;
+  const match = /^(\d{1,10})\.[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length));
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+/**
+ * Removes the temporary files of `target` left by writers that crashed: those whose writer pid
+ * is not alive on this machine, and any older than {@link temporaryFileMaxAgeMs}. Temporary
+ * files of live writers (this process included) are left alone, so concurrent writers are not
+ * disturbed. Best-effort: failures to list or remove are ignored.
+ *
+ * Assumes writers of one directory run on one machine. A writer on another machine sharing the
+ * directory (a network file system) could lose its temporary file; its write then fails with an
+ * error, and never leaves a torn file.
+ *
+ * @param target - the file whose temporary files to clean.
+ * @returns how many files were removed.
+ */
+export async function removeStaleTemporaryFiles(target: string): Promise<number> {
+  const directory = dirname(target);
+  let names: string[];
+  try {
+    names = await readdir(directory);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const pid = temporaryFileWriterPid(name, target);
+    if (pid === undefined) continue;
+    const path = join(directory, name);
+    if (isProcessAlive(pid) && !(await isOlderThan(path, temporaryFileMaxAgeMs))) continue;
+    try {
+      await unlink(path);
+      removed += 1;
+    } catch {
+      // Removed by another cleaner, or not removable: either way not ours to fail on.
+    }
+  }
+  return removed;
+}
+
+async function isOlderThan(path: string, ageMs: number): Promise<boolean> {
+  try {
+    return Date.now() - (await stat(path)).mtimeMs > ageMs;
+  } catch {
+    return false;
+  }
+}

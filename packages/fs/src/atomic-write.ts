@@ -1,0 +1,184 @@
+import {
+  copyFile,
+  constants as fsConstants,
+  link,
+  lstat,
+  mkdir,
+  rename,
+  stat,
+  unlink,
+} from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import {
+  hardLinkUnsupportedCodes,
+  syncDirectory,
+  syncFile,
+  writeNewFileDurably,
+} from "./atomic-write-durable.js";
+import { errorCodeOf } from "./atomic-write-error-code.js";
+import { runExclusively } from "./atomic-write-queue.js";
+import { removeStaleTemporaryFiles, temporaryPathFor } from "./atomic-write-temporary-file.js";
+
+/** Options of {@link atomicWriteFile}. */
+export interface AtomicWriteOptions {
+  /**
+   * Where to keep the version being replaced. When set and the file exists, its current
+   * content becomes this backup, replaced atomically too. When the file does not exist yet,
+   * an existing backup is left as it is (it is still the last version there was).
+   */
+  readonly backupPath?: string | null | undefined;
+  /**
+   * Create the file's directory (and the backup's) first, with any missing parents, as part
+   * of the queued write. Default `false`: a missing directory is an `ENOENT` error.
+   */
+  readonly createDirectory?: boolean | null | undefined;
+}
+
+/**
+ * Replaces a file's content atomically and durably: a reader, or a process killed or a machine
+ * losing power at any instant, finds either the whole old content or the whole new one, never a
+ * mix, a truncated file or no file.
+ *
+ * Steps, in this order:
+ * 1. Remove temporary files left by crashed writers of this file (and of its backup).
+ * 2. Write the new text to a unique temporary file in the same directory
+ *    (`.<name>.<pid>.<random>.tmp`) and `fsync` it.
+ * 3. With `backupPath`: hard-link the current file to a temporary name next to the backup (a
+ *    copy, `fsync`ed, where hard links are not supported), then `rename` that over the backup.
+ * 4. `rename` the temporary file over the target.
+ * 5. `fsync` the directory (and the backup's, when it differs).
+ *
+ * Why this order: the target is only ever replaced by `rename`, so it is the old or the new
+ * version at every instant. The backup is replaced (step 3) before the target (step 4), and
+ * also only by `rename`: at every instant it holds a complete earlier version — the one before
+ * the old (until step 3), then the old (from step 3 on). A crash between steps 3 and 4 leaves
+ * target and backup both holding the old version, which loses nothing. Doing the target first
+ * would leave a window where the backup could no longer be taken from it.
+ *
+ * Calls for the same path within one process run one after another, in the order of the
+ * calls (the queue is entered synchronously, before anything is awaited). Calls from
+ * several processes may interleave; each still replaces the file atomically (the last `rename`
+ * wins) and the backup is always some complete earlier version.
+ *
+ * The new file keeps the permission bits of the file it replaces. A symbolic link at `path` is
+ * replaced by a regular file, not followed: resolve it first (`fs.realpath`) to write through
+ * it.
+ *
+ * On failure the temporary files are removed, the target and backup are untouched, and the
+ * Node.js system error is thrown (`EACCES`, `ENOSPC`, `EISDIR`…).
+ *
+ * @param path - the file to write (created if missing; its directory, and the backup's, must
+ *   exist unless `createDirectory` is set).
+ * @param text - the new content, written as UTF-8.
+ * @param options - {@link AtomicWriteOptions}.
+ *
+ * @example
+ * ```ts
+ * await atomicWriteFile("/state/loop_state.json", json, { backupPath: "/state/loop_state.json.bak" });
+ * ```
+ */
+export function atomicWriteFile(
+  path: string,
+  text: string,
+  options?: AtomicWriteOptions | null,
+): Promise<void> {
+  if (typeof path !== "string" || path === "") {
+    throw new TypeError("atomicWriteFile: `path` must be a non-empty string");
+  }
+  if (typeof text !== "string") {
+    throw new TypeError(`atomicWriteFile: \`text\` must be a string, got ${typeof text}`);
+  }
+  const target = resolve(path);
+  const backupPath = options?.backupPath;
+  const backup = typeof backupPath === "string" && backupPath !== "" ? resolve(backupPath) : null;
+  if (backup === target) {
+    throw new TypeError("atomicWriteFile: `backupPath` must differ from `path`");
+  }
+  const createDirectory = options?.createDirectory === true;
+  return runExclusively(target, () => replaceFile(target, text, backup, createDirectory));
+}
+
+async function replaceFile(
+  target: string,
+  text: string,
+  backup: string | null,
+  createDirectory: boolean,
+): Promise<void> {
+  if (createDirectory) {
+    await mkdir(dirname(target), { recursive: true });
+    if (backup !== null) await mkdir(dirname(backup), { recursive: true });
+  }
+  await removeStaleTemporaryFiles(target);
+  if (backup !== null) await removeStaleTemporaryFiles(backup);
+  const temporary = temporaryPathFor(target);
+  const backupTemporary = backup === null ? null : temporaryPathFor(backup);
+  try {
+    await writeNewFileDurably(temporary, text, await permissionsOf(target));
+    if (backup !== null && backupTemporary !== null) {
+      if (await preserveCurrentVersion(target, backupTemporary)) {
+        await rename(backupTemporary, backup);
+      }
+    }
+    await rename(temporary, target);
+  } catch (error) {
+    await removeQuietly(temporary);
+    if (backupTemporary !== null) await removeQuietly(backupTemporary);
+    throw error;
+  }
+  await syncDirectory(dirname(target));
+  if (backup !== null && dirname(backup) !== dirname(target)) await syncDirectory(dirname(backup));
+}
+
+/**
+ * Makes `destination` a copy of `source`'s current content: a hard link (no data copied; safe
+ * because the store never changes a file in place, only replaces it), or a flushed copy where
+ * hard links are unsupported.
+ *
+ * @returns `false` when `source` does not exist (nothing to keep).
+ */
+async function preserveCurrentVersion(source: string, destination: string): Promise<boolean> {
+  try {
+    await link(source, destination);
+    return true;
+  } catch (error) {
+    const code = errorCodeOf(error);
+    if (code === "ENOENT" && !(await exists(source))) return false;
+    if (!hardLinkUnsupportedCodes.has(code ?? "")) throw error;
+  }
+  try {
+    await copyFile(source, destination, fsConstants.COPYFILE_EXCL);
+  } catch (error) {
+    if (errorCodeOf(error) === "ENOENT" && !(await exists(source))) return false;
+    throw error;
+  }
+  await syncFile(destination);
+  return true;
+}
+
+/** The permission bits of `path`, or `undefined` when it does not exist (or is not readable). */
+async function permissionsOf(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `path` exists; `ENOENT` on the destination's directory must not pass for "no source". */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (error) {
+    if (errorCodeOf(error) === "ENOENT") return false;
+    throw error;
+  }
+}
+
+async function removeQuietly(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch {
+    // Already gone (renamed into place, or never created).
+  }
+}

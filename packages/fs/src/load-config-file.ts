@@ -1,0 +1,52 @@
+import { readFile } from "node:fs/promises";
+import { type LoopConfig, parseConfig } from "@loop/core";
+import { errorCodeOf } from "./atomic-write-error-code.js";
+import { ConfigNotFoundError } from "./config-not-found-error.js";
+
+/** Options of {@link loadConfigFile}. */
+export interface LoadConfigFileOptions {
+  /**
+   * Whether the file may be missing: then the defaults are returned, as for an empty file
+   * (a loop without `.claude/loop/config.yaml` runs on the defaults). Default `false`: a
+   * missing file is a {@link ConfigNotFoundError}.
+   */
+  readonly optional?: boolean | undefined;
+}
+
+/**
+ * Reads and validates a loop config file (`.claude/loop/config.yaml`), defaults filled in.
+ * Read afresh at every call: the loop loads it at each iteration, so edits apply to the next.
+ *
+ * @param path - the YAML file.
+ * @param options - whether the file may be missing.
+ * @returns the complete config.
+ * @throws {ConfigError} listing every problem as `path:line:column key.path: message` (YAML
+ *   syntax, unknown or misspelt keys with the nearest valid key, invalid values).
+ * @throws {ConfigNotFoundError} when the file does not exist and `optional` is not set.
+ * @throws {TypeError} when `path` is not a non-empty string.
+ *
+ * @example
+ * ```ts
+ * const config = await loadConfigFile(".claude/loop/config.yaml", { optional: true });
+ * config.exit_policy.min_completion_indicators; // 2 unless the file says otherwise
+ * ```
+ */
+export async function loadConfigFile(
+  path: string,
+  options?: LoadConfigFileOptions | null,
+): Promise<LoopConfig> {
+  if (typeof path !== "string" || path === "") {
+    throw new TypeError(
+      `loadConfigFile: \`path\` must be a non-empty string, got ${JSON.stringify(path)}`,
+    );
+  }
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if (errorCodeOf(error) !== "ENOENT") throw error;
+    if (options?.optional === true) return parseConfig("", { file: path });
+    throw new ConfigNotFoundError({ path, cause: error });
+  }
+  return parseConfig(text, { file: path });
+}

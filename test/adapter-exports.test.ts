@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+
+// The public API of each adapter package is deliberate: this pins the runtime exports of the
+// built packages (dist/, which `pnpm test` builds first).
+
+const pinned: Record<string, string[]> = {
+  memory: ["MemoryLogger", "MemoryStateStore", "memoryPlan"],
+  fs: [
+    "ConfigNotFoundError",
+    "DEFAULT_LOG_KEEP",
+    "DEFAULT_LOG_MAX_BYTES",
+    "LogWriteError",
+    "PlanNotFoundError",
+    "StatusFileError",
+    "atomicWriteFile",
+    "createFileStateStore",
+    "createJsonlLogger",
+    "createStatusFile",
+    "createVerifierLog",
+    "filePlan",
+    "loadConfigFile",
+  ],
+};
+
+describe.each(Object.entries(pinned))("@loop/%s public exports", (name, expected) => {
+  it("the built dist/index.js exports exactly the pinned list", async () => {
+    const entry = new URL(`../packages/${name}/dist/index.js`, import.meta.url).href;
+    const module = (await import(entry)) as Record<string, unknown>;
+    expect(Object.keys(module).sort()).toEqual(expected);
+  });
+});
