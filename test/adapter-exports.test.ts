@@ -12,6 +12,7 @@ const pinned: Record<string, string[]> = {
     "LogWriteError",
     "PlanNotFoundError",
     "StatusFileError",
+    "StatusWriteSchema",
     "atomicWriteFile",
     "createFileStateStore",
     "createJsonlLogger",

@@ -34,7 +34,7 @@ async function writeTarget(path: string): Promise<string> {
 }
 
 /**
- * A {@link PlanSource} on a markdown file (`plan.md`, `@fix_plan.md`).
+ * A `PlanSource` on a markdown file (`plan.md`, `@fix_plan.md`).
  *
  * - **Read afresh.** Every `read` reads the file: the agent or the user may edit it between
  *   iterations, and nothing is cached by size or modification time (checking a box changes

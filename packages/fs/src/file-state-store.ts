@@ -30,7 +30,7 @@ export interface FileStateStoreOptions {
   readonly otherHostLockMaxAgeMs?: number | null | undefined;
 }
 
-/** A {@link StateStore} on the file system, created by {@link createFileStateStore}. */
+/** A `StateStore` on the file system, created by {@link createFileStateStore}. */
 export interface FileStateStore extends StateStore {
   /** The absolute state root; documents live in `<root>/terminals/<terminal id>/`. */
   readonly root: string;

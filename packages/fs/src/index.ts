@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 export { type AtomicWriteOptions, atomicWriteFile } from "./atomic-write.js";
-export { ConfigNotFoundError } from "./config-not-found-error.js";
+export { ConfigNotFoundError, type ConfigNotFoundErrorOptions } from "./config-not-found-error.js";
 export { filePlan } from "./file-plan.js";
 export {
   createFileStateStore,
@@ -24,11 +24,11 @@ export {
   DEFAULT_LOG_MAX_BYTES,
   type LogRotationOptions,
 } from "./log-rotation.js";
-export { LogWriteError } from "./log-write-error.js";
-export { PlanNotFoundError } from "./plan-not-found-error.js";
+export { LogWriteError, type LogWriteErrorOptions } from "./log-write-error.js";
+export { PlanNotFoundError, type PlanNotFoundErrorOptions } from "./plan-not-found-error.js";
 export { createStatusFile, type StatusFile, type StatusFileOptions } from "./status-file.js";
 export { StatusFileError } from "./status-file-error.js";
-export type { Status } from "./status-file-schema.js";
+export { type Status, StatusWriteSchema } from "./status-file-schema.js";
 export {
   createVerifierLog,
   type VerifierLog,

@@ -11,7 +11,7 @@ export interface JsonlLoggerOptions extends LogRotationOptions {
   readonly path: string;
 }
 
-/** A {@link Logger} that appends each decision event to a JSON-lines file. */
+/** A `Logger` that appends each decision event to a JSON-lines file. */
 export interface JsonlLogger extends Logger {
   /** The decision log, as given. */
   readonly path: string;

@@ -5,6 +5,10 @@ it("exports exactly the state API", () => {
   expect(Object.keys(state).sort()).toEqual([
     "LOOP_STATE_SCHEMA_VERSION",
     "LoopStateSchema",
+    "PersistedCircuitBreakerSchema",
+    "PersistedRateWindowSchema",
+    "PersistedStopCountersSchema",
+    "RunRecordSchema",
     "StateLockedError",
     "StateStoreError",
     "StateValidationError",

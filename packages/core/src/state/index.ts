@@ -8,19 +8,22 @@ export { LOOP_STATE_SCHEMA_VERSION, type LoopState, LoopStateSchema } from "./lo
 export {
   fromCircuitBreakerState,
   type PersistedCircuitBreaker,
+  PersistedCircuitBreakerSchema,
   toCircuitBreakerState,
 } from "./persisted-circuit-breaker.js";
 export {
   fromRateWindow,
   type PersistedRateWindow,
+  PersistedRateWindowSchema,
   toRateWindow,
 } from "./persisted-rate-window.js";
 export {
   fromStopCounters,
   type PersistedStopCounters,
+  PersistedStopCountersSchema,
   toStopCounters,
 } from "./persisted-stop-counters.js";
-export type { RunRecord } from "./run-record.js";
+export { type RunRecord, RunRecordSchema } from "./run-record.js";
 export { assertSafeTerminalId, isSafeTerminalId, sanitizeTerminalId } from "./safe-terminal-id.js";
 export { type StartRunOptions, startRun } from "./start-run.js";
 export { StateLockedError, StateStoreError } from "./state-errors.js";

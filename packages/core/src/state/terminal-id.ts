@@ -73,7 +73,7 @@ function rawIdOf(environment: TerminalEnvironment, source: TerminalIdSource): st
  * separate state (the seed's terminal isolation). In order:
  *
  * 1. `LOOP_TERMINAL_ID`, as given (no prefix) — set it to choose the id yourself;
- * 2. the first terminal session variable set, in {@link TERMINAL_ID_SOURCES} order (tmux,
+ * 2. the first terminal session variable set, in the documented order (tmux,
  *    zellij, screen, WezTerm, kitty, iTerm2, macOS Terminal, Windows Terminal, Alacritty,
  *    Konsole, GNOME Terminal, X11 `WINDOWID`), prefixed with its source: `tmux-%3`;
  * 3. `options.fallback`, or `"default"`.
