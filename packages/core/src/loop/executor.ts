@@ -1,0 +1,98 @@
+import type { Task } from "../plan/task.js";
+import type { PermissionDenial } from "../status/permission-denials.js";
+import type { ChatTurn } from "../verify/chat-turn.js";
+import type { Concern } from "../verify/user-concerns.js";
+
+/** What the engine asks an {@link Executor} to do in one iteration. */
+export interface ExecutionRequest {
+  /** `task`: work on {@link ExecutionRequest.task}; `wrap_up`: every task is done, verify and signal. */
+  readonly kind: "task" | "wrap_up";
+  /** The task to work on; `null` for a wrap-up iteration. */
+  readonly task: Task | null;
+  /** The full prompt for the agent (the engine's template, filled in). */
+  readonly prompt: string;
+  /** The iteration number, from 1, counted across runs of the same terminal. */
+  readonly iteration: number;
+  /** Which attempt at this task this is, from 1 (1 for a wrap-up). */
+  readonly attempt: number;
+  /** The terminal whose loop this is. */
+  readonly terminalId: string;
+  /** The plan: its path (or name) and its text as the engine read it this iteration. */
+  readonly plan: { readonly path: string; readonly text: string };
+  /** The agent session of the previous iteration, for executors that continue sessions. */
+  readonly sessionId: string | null;
+  /** Requirements the last verification found unmet, so the agent can act on them. */
+  readonly unmetRequirements: readonly string[];
+  /** Unresolved user concerns the last verification found. */
+  readonly concerns: readonly Concern[];
+}
+
+/** Options of {@link Executor.execute}. */
+export interface ExecuteOptions {
+  /**
+   * Fires when the iteration times out (`limits.iteration_timeout_minutes`) or the loop is
+   * aborted: stop the agent (its whole process tree) and return or throw promptly.
+   */
+  readonly signal: AbortSignal;
+}
+
+/** A usage limit the agent's provider reported: the loop waits for the reset or exits. */
+export interface UsageLimit {
+  /** When the limit resets, in epoch milliseconds; `null` when unknown. */
+  readonly resetAt: number | null;
+  /** Whether waiting lifts it (`false`: an administrative block or a spend cap). */
+  readonly waitable: boolean;
+  /** The provider's words, for logs. */
+  readonly message: string;
+}
+
+/** What one execution produced. */
+export interface ExecutionResult {
+  /** The agent's final answer text (never the prompt): what `analyzeResponse` reads. */
+  readonly output: string;
+  /** Whether the run itself succeeded (no crash, no error result). Not the same as task done. */
+  readonly success: boolean;
+  /**
+   * The executor's explicit word that the task is complete, for executors that do not edit the
+   * plan: the engine then checks the box itself. An agent merely saying it is done is not this.
+   */
+  readonly taskComplete?: boolean | undefined;
+  /** The agent session id, continued in the next iteration. */
+  readonly sessionId?: string | null | undefined;
+  /** Cost of this run in US dollars, for `limits.max_cost_usd`. */
+  readonly costUsd?: number | undefined;
+  /** Files changed by this run (commits included), for progress detection. */
+  readonly filesChanged?: number | undefined;
+  /** Tools the agent was denied. */
+  readonly permissionDenials?: readonly PermissionDenial[] | undefined;
+  /** A usage limit that stopped the run; the iteration does not count as a task failure. */
+  readonly usageLimit?: UsageLimit | undefined;
+  /** The conversation of this run, when the executor has it, for user-concern extraction. */
+  readonly transcript?: readonly ChatTurn[] | undefined;
+  /** A short description of the failure when `success` is false. */
+  readonly error?: string | undefined;
+}
+
+/**
+ * Runs one iteration's work with an agent: Claude Code, Codex, an in-process model call,
+ * anything. Throwing counts as a failed attempt at the task, never a loop crash.
+ *
+ * @example
+ * ```ts
+ * const executor: Executor = {
+ *   name: "echo",
+ *   specificationVersion: "v1",
+ *   async execute(request) {
+ *     return { output: `worked on ${request.task?.id}`, success: true, taskComplete: true };
+ *   },
+ * };
+ * ```
+ */
+export interface Executor {
+  /** A short name for logs. */
+  readonly name: string;
+  /** The version of this interface the executor implements. */
+  readonly specificationVersion: "v1";
+  /** Runs the agent once for `request`. */
+  execute(request: ExecutionRequest, options: ExecuteOptions): Promise<ExecutionResult>;
+}
