@@ -4,7 +4,18 @@ import { describe, expect, it } from "vitest";
 // built packages (dist/, which `pnpm test` builds first).
 
 const pinned: Record<string, string[]> = {
-  memory: ["MemoryLogger", "MemoryStateStore", "memoryPlan"],
+  memory: [
+    "MemoryLogger",
+    "MemoryStateStore",
+    "completesTask",
+    "createScriptedExecutor",
+    "createTestClock",
+    "fails",
+    "hangs",
+    "hitsUsageLimit",
+    "makesNoProgress",
+    "memoryPlan",
+  ],
   fs: [
     "ConfigNotFoundError",
     "DEFAULT_LOG_KEEP",

@@ -1,4 +1,10 @@
+export { type BuildPromptOptions, buildPrompt } from "./build-prompt.js";
 export type { Clock } from "./clock.js";
+export {
+  ABANDON_AFTER_ABORT_MS,
+  type ExecutionOutcome,
+  executeWithTimeout,
+} from "./execute-with-timeout.js";
 export type {
   ExecuteOptions,
   ExecutionRequest,
@@ -6,3 +12,27 @@ export type {
   Executor,
   UsageLimit,
 } from "./executor.js";
+export type { LoopEvents } from "./loop-events.js";
+export type { LoopTask } from "./plan-view.js";
+export type { PromptContext } from "./prompt-context.js";
+export {
+  PROMPT_PLACEHOLDER_NAMES,
+  PROMPT_PLACEHOLDERS,
+  type PromptPlaceholder,
+} from "./prompt-placeholders.js";
+export { STATUS_BLOCK_TEMPLATE } from "./prompt-status-block.js";
+export { DEFAULT_PROMPT_TEMPLATE, LOOP_INSTRUCTIONS_TEMPLATE } from "./prompt-template.js";
+export {
+  PromptTemplateError,
+  type PromptTemplateErrorOptions,
+  type PromptTemplateIssue,
+} from "./prompt-template-error.js";
+export {
+  type ParsedPromptTemplate,
+  type ParsePromptTemplateOptions,
+  parsePromptTemplate,
+} from "./prompt-template-parser.js";
+export { type PromptValues, renderTemplate } from "./render-template.js";
+export { createLoop, type Loop, runLoop, UNKNOWN_RESET_WAIT_MS } from "./run-loop.js";
+export type { ExitPolicy, LoopResult, RunLoopOptions } from "./run-loop-options.js";
+export { systemClock } from "./system-clock.js";

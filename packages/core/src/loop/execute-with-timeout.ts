@@ -1,0 +1,101 @@
+import type { Clock } from "./clock.js";
+import type { ExecutionRequest, ExecutionResult, Executor } from "./executor.js";
+
+/** How long an executor may take to stop after its signal fired before the loop moves on. */
+export const ABANDON_AFTER_ABORT_MS = 30_000;
+
+/** The outcome of one execution, whatever happened. */
+export interface ExecutionOutcome {
+  /** The executor's result, or a failed result standing in for a throw, timeout or abandonment. */
+  readonly result: ExecutionResult;
+  /** The iteration timed out (`limits.iteration_timeout_minutes`). */
+  readonly timedOut: boolean;
+  /** The caller's signal fired during the execution. */
+  readonly aborted: boolean;
+  /** What the executor threw, if it threw. */
+  readonly thrown: unknown;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs the executor once with the iteration timeout and the caller's signal. A throw is a failed
+ * result, never a loop crash; an executor that does not stop within {@link ABANDON_AFTER_ABORT_MS}
+ * of its signal firing is abandoned with a failed result.
+ */
+export async function executeWithTimeout(
+  executor: Executor,
+  request: ExecutionRequest,
+  options: {
+    readonly clock: Clock;
+    readonly timeoutMs: number;
+    readonly signal?: AbortSignal | undefined;
+  },
+): Promise<ExecutionOutcome> {
+  const controller = new AbortController();
+  const stopTimers = new AbortController();
+  let timedOut = false;
+  const onCallerAbort = () => controller.abort();
+  options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+  if (options.signal?.aborted) controller.abort();
+
+  void options.clock.sleep(options.timeoutMs, stopTimers.signal).then(() => {
+    if (stopTimers.signal.aborted) return;
+    timedOut = true;
+    controller.abort();
+  });
+  const abandoned = new Promise<"abandoned">((resolve) => {
+    const onAbort = () => {
+      void options.clock.sleep(ABANDON_AFTER_ABORT_MS, stopTimers.signal).then(() => {
+        if (!stopTimers.signal.aborted) resolve("abandoned");
+      });
+    };
+    if (controller.signal.aborted) onAbort();
+    else controller.signal.addEventListener("abort", onAbort, { once: true });
+  });
+
+  const failed = (error: string): ExecutionResult => ({ output: "", success: false, error });
+  try {
+    const settled = await Promise.race([
+      executor.execute(request, { signal: controller.signal }).then(
+        (result) => ({ kind: "result" as const, result }),
+        (thrown: unknown) => ({ kind: "thrown" as const, thrown }),
+      ),
+      abandoned,
+    ]);
+    const aborted = options.signal?.aborted === true;
+    if (settled === "abandoned") {
+      return {
+        result: failed(
+          `the executor did not stop within ${ABANDON_AFTER_ABORT_MS / 1000} s of being aborted`,
+        ),
+        timedOut,
+        aborted,
+        thrown: null,
+      };
+    }
+    if (settled.kind === "thrown") {
+      return {
+        result: failed(messageOf(settled.thrown)),
+        timedOut,
+        aborted,
+        thrown: settled.thrown,
+      };
+    }
+    const result = settled.result;
+    const timeoutNote = timedOut
+      ? `timed out after ${options.timeoutMs / 60_000} minutes`
+      : undefined;
+    return {
+      result: timedOut ? { ...result, success: false, error: result.error ?? timeoutNote } : result,
+      timedOut,
+      aborted,
+      thrown: null,
+    };
+  } finally {
+    stopTimers.abort();
+    options.signal?.removeEventListener("abort", onCallerAbort);
+  }
+}

@@ -1,0 +1,115 @@
+import type { ParsedPlan } from "../plan/parsed-plan.js";
+import type { PlanCache } from "../plan/plan-cache.js";
+import type { PlanSource } from "../plan/plan-source.js";
+import type { PlanStatus } from "../plan/plan-status.js";
+import { parsePrd } from "../plan/prd/parse-prd.js";
+import type { Prd } from "../plan/prd/prd.js";
+import { updatePrd } from "../plan/prd/update-prd.js";
+import type { Requirement } from "../plan/requirements.js";
+import type { Task } from "../plan/task.js";
+import { updatePlan } from "../plan/update-plan.js";
+
+/** A task as the loop runs it: a plan task, or a prd story seen as one (with dependencies). */
+export type LoopTask = Task & { readonly dependencies?: readonly string[] };
+
+/** The plan as one iteration sees it, whatever its format. */
+export interface PlanView {
+  /** The text read from the source. */
+  readonly text: string;
+  /** The tasks in plan order. */
+  readonly tasks: readonly LoopTask[];
+  /** The markdown plan's RALPH_STATUS section; `null` for a prd or a plan without one. */
+  readonly status: PlanStatus | null;
+  /** The markdown plan's requirements; a prd's acceptance criteria of passing stories are met. */
+  readonly requirements: readonly Requirement[];
+  /** The parsed prd.json, when the plan is one. */
+  readonly prd: Prd | null;
+}
+
+/** Whether a plan source holds a prd.json rather than a markdown plan. */
+export function isPrdSource(source: PlanSource): boolean {
+  return source.path.toLowerCase().endsWith(".json");
+}
+
+function storyAsTask(story: Prd["stories"][number], index: number): LoopTask {
+  return {
+    id: story.id,
+    title: story.title,
+    done: story.passes,
+    line: index + 1,
+    column: 1,
+    endLine: index + 1,
+    depth: 0,
+    optional: false,
+    idSource: story.derivedId ? "derived" : "explicit",
+    dependencies: story.dependencies,
+  };
+}
+
+/** Reads and parses the plan (markdown through the cache, or prd.json). Throws the parsers' errors. */
+export async function readPlanView(
+  source: PlanSource,
+  cache: PlanCache,
+  optionalHeadings: readonly string[],
+): Promise<PlanView> {
+  const text = await source.read();
+  if (isPrdSource(source)) {
+    const prd = parsePrd(text, { file: source.path });
+    return { text, tasks: prd.stories.map(storyAsTask), status: null, requirements: [], prd };
+  }
+  const parsed: ParsedPlan = cache.parse(text, { file: source.path, optionalHeadings });
+  return {
+    text,
+    tasks: parsed.tasks,
+    status: parsed.status,
+    requirements: parsed.requirements,
+    prd: null,
+  };
+}
+
+/** What the engine changes in the plan after an iteration. */
+export interface PlanChanges {
+  /** Tasks the executor reported complete whose boxes are still open. */
+  readonly complete: readonly string[];
+  /** RALPH_STATUS values to keep in step (markdown plans with the section only). */
+  readonly status: { readonly completionIndicators: number; readonly currentTask: string | null };
+}
+
+/**
+ * The plan text with `changes` applied in the plan's own format — boxes checked or stories'
+ * `passes` set, and the RALPH_STATUS values kept in step — changing only the characters that
+ * must change. Returns the same text when nothing changes.
+ */
+export function applyPlanChanges(
+  view: PlanView,
+  source: PlanSource,
+  changes: PlanChanges,
+  optionalHeadings: readonly string[],
+): string {
+  if (view.prd !== null) {
+    if (changes.complete.length === 0) return view.text;
+    const passes = Object.fromEntries(changes.complete.map((id) => [id, true]));
+    return updatePrd(view.text, { passes }, { file: source.path });
+  }
+  const status = view.status;
+  const statusChanged =
+    status !== null &&
+    (status.completionIndicators !== changes.status.completionIndicators ||
+      status.currentTask !== changes.status.currentTask);
+  if (changes.complete.length === 0 && !statusChanged) return view.text;
+  return updatePlan(
+    view.text,
+    {
+      check: changes.complete,
+      ...(statusChanged
+        ? {
+            status: {
+              completionIndicators: changes.status.completionIndicators,
+              currentTask: changes.status.currentTask,
+            },
+          }
+        : {}),
+    },
+    { file: source.path, optionalHeadings },
+  );
+}

@@ -1,0 +1,701 @@
+import { EventEmitter } from "eventemitter3";
+import { checkConfig } from "../config/config-warnings.js";
+import type { LoopConfig } from "../config/loop-config.js";
+import { resolveConfig } from "../config/resolve-config.js";
+import { LoopError } from "../errors/loop-error.js";
+import { bestEffort } from "../observe/best-effort-logger.js";
+import { createDecisionEvent } from "../observe/create-decision-event.js";
+import type { DecisionEvent } from "../observe/decision-event.js";
+import type {
+  DecisionEventName,
+  DecisionEventPayloads,
+} from "../observe/decision-event-payloads.js";
+import { updateMetrics } from "../observe/metrics-document.js";
+import { createPlanCache } from "../plan/plan-cache.js";
+import { checkCircuit, observeIteration } from "../policy/circuit-breaker.js";
+import { countsAsCompletionIndicator } from "../policy/completion-indicator.js";
+import type { ExitPolicyInput } from "../policy/exit-policy-input.js";
+import { type ExitReason, isCompletionReason } from "../policy/exit-reasons.js";
+import { checkRateLimit, recordCall } from "../policy/rate-limiter.js";
+import { type ExitDecision, shouldExit } from "../policy/should-exit.js";
+import { isQuestionOnly, updateStopCounters } from "../policy/stop-counters.js";
+import { selectNextTask } from "../policy/task-selection.js";
+import { createInitialState } from "../state/initial-state.js";
+import { formatTimestamp, parseTimestamp } from "../state/iso-timestamp.js";
+import type { LoopState } from "../state/loop-state.js";
+import {
+  fromCircuitBreakerState,
+  toCircuitBreakerState,
+} from "../state/persisted-circuit-breaker.js";
+import { fromRateWindow, toRateWindow } from "../state/persisted-rate-window.js";
+import { fromStopCounters, toStopCounters } from "../state/persisted-stop-counters.js";
+import { startRun } from "../state/start-run.js";
+import { createStateManager, type StateManager } from "../state/state-manager.js";
+import type { StateLock } from "../state/state-store.js";
+import { analyzeResponse } from "../status/analyze-response.js";
+import type { ResponseSignals } from "../status/response-signals.js";
+import type { Concern } from "../verify/user-concerns.js";
+import { extractUserConcerns } from "../verify/user-concerns.js";
+import { verifyCompletion } from "../verify/verify-completion.js";
+import { buildPrompt } from "./build-prompt.js";
+import type { Clock } from "./clock.js";
+import { executeWithTimeout } from "./execute-with-timeout.js";
+import type { ExecutionResult } from "./executor.js";
+import type { LoopEvents } from "./loop-events.js";
+import { withAttempts, withIds } from "./loop-state-update.js";
+import { applyPlanChanges, type LoopTask, type PlanView, readPlanView } from "./plan-view.js";
+import type { LoopResult, RunLoopOptions } from "./run-loop-options.js";
+import { systemClock } from "./system-clock.js";
+
+/** How long to wait for a usage limit whose reset time is unknown, before trying again. */
+export const UNKNOWN_RESET_WAIT_MS = 5 * 60_000;
+
+/** Error types the loop stops on, mapped to their exit reasons. */
+function reasonForError(error: unknown): ExitReason {
+  if (!LoopError.isInstance(error)) return "error";
+  if (error.code.startsWith("PLAN") || error.code.startsWith("PRD")) return "plan_error";
+  if (error.code.startsWith("CONFIG")) return "config_error";
+  if (error.code.startsWith("STATE") || error.code === "UNSUPPORTED_STORE") return "state_error";
+  return "error";
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** A loop ready to run, with typed events to subscribe to first. */
+export interface Loop extends Pick<EventEmitter<LoopEvents>, "on" | "off" | "once"> {
+  /** Runs the loop to its exit. Resolves with the result; never rejects. */
+  run(): Promise<LoopResult>;
+}
+
+/**
+ * Creates a loop without starting it, so a UI can subscribe to its events first.
+ *
+ * @example
+ * ```ts
+ * const loop = createLoop({ plan, executor, store });
+ * loop.on("iteration-start", ({ iteration, task }) => console.log(iteration, task?.id));
+ * const result = await loop.run();
+ * ```
+ */
+export function createLoop(options: RunLoopOptions): Loop {
+  const emitter = new EventEmitter<LoopEvents>();
+  let started = false;
+  return {
+    on: (...args) => emitter.on(...args),
+    off: (...args) => emitter.off(...args),
+    once: (...args) => emitter.once(...args),
+    run() {
+      if (started) throw new Error("A loop runs once; create another with createLoop()");
+      started = true;
+      return new LoopRun(options, emitter).run();
+    },
+  } as Loop;
+}
+
+/**
+ * Runs a Ralph-style loop: each iteration picks the next task of the plan, asks the executor's
+ * agent to do it, records what changed, and asks the exit policy whether to stop. State is kept
+ * in the store (resumable after a crash), every decision is logged, and the loop resolves with
+ * why it stopped. It never rejects: errors end the loop with an error exit reason and the error.
+ *
+ * @example
+ * ```ts
+ * const result = await runLoop({ plan: filePlan("plan.md"), executor, store: createFileStateStore() });
+ * console.log(result.exitReason, result.complete);
+ * ```
+ */
+export function runLoop(options: RunLoopOptions): Promise<LoopResult> {
+  return createLoop(options).run();
+}
+
+class LoopRun {
+  private readonly clock: Clock;
+  private readonly terminalId: string;
+  private readonly manager: StateManager;
+  private readonly logger;
+  private readonly cache = createPlanCache();
+  private readonly startedAt: number;
+  private state: LoopState | null = null;
+  private iterationsThisRun = 0;
+  private costThisRun = 0;
+  private lastDecision: ExitDecision | null = null;
+  private unmetRequirements: string[] = [];
+  private concerns: Concern[] = [];
+  private lastFailure = new Map<string, string>();
+  private unansweredQuestions: string[] = [];
+  private verificationPassed: boolean | null = null;
+  private sessionId: string | null = null;
+
+  constructor(
+    private readonly options: RunLoopOptions,
+    private readonly emitter: EventEmitter<LoopEvents>,
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.terminalId = options.terminalId ?? "default";
+    this.manager = createStateManager(options.store);
+    this.logger =
+      options.logger === undefined
+        ? null
+        : bestEffort(options.logger, { onError: (error) => options.onLoggerError?.(error) });
+    this.startedAt = this.clock.now();
+  }
+
+  private now(): string {
+    return formatTimestamp(this.clock.now());
+  }
+
+  private record<Name extends DecisionEventName>(
+    name: Name,
+    payload: DecisionEventPayloads[Name],
+  ): void {
+    const event = createDecisionEvent(this.terminalId, name, payload, this.now()) as DecisionEvent;
+    this.logger?.log(event);
+    this.emitter.emit("decision", event);
+  }
+
+  private recordError(error: unknown, iteration: number): void {
+    const failure = asError(error);
+    this.record("error", {
+      error_type: failure.name,
+      error_message: failure.message,
+      iteration,
+      current_task_id: this.state?.current_task_id ?? null,
+      ...(failure.stack === undefined ? {} : { traceback: failure.stack }),
+    });
+  }
+
+  async run(): Promise<LoopResult> {
+    let lock: StateLock | null = null;
+    let exit: { reason: ExitReason; error: Error | null; complete: boolean };
+    try {
+      lock = (await this.options.store.lock?.(this.terminalId)) ?? null;
+      if (lock?.takenOverFrom) {
+        const holder = lock.takenOverFrom;
+        this.record("lock_takeover", {
+          previous_holder: { pid: holder.pid, host: holder.host, started_at: holder.startedAt },
+        });
+      }
+      exit = await this.loop();
+    } catch (error) {
+      this.recordError(error, this.state?.loop_metadata.iterations ?? 0);
+      exit = { reason: reasonForError(error), error: asError(error), complete: false };
+      await this.finish(exit.reason).catch(() => undefined);
+    } finally {
+      await lock?.release().catch(() => undefined);
+      await this.logger?.flush();
+    }
+    this.emitter.emit("exit", { reason: exit.reason, complete: exit.complete });
+    return {
+      exitReason: exit.reason,
+      complete: exit.complete,
+      iterations: this.iterationsThisRun,
+      totalIterations: this.state?.loop_metadata.iterations ?? this.iterationsThisRun,
+      tasksCompleted: this.state?.completed_tasks ?? [],
+      tasksFailed: this.state?.failed_tasks ?? [],
+      costUsd: this.costThisRun,
+      durationMs: this.clock.now() - this.startedAt,
+      state: this.state,
+      decision: this.lastDecision,
+      error: exit.error,
+    };
+  }
+
+  private async loadConfig(): Promise<LoopConfig> {
+    const loaded = (await this.options.loadConfig?.()) ?? {};
+    const overrides = this.options.config ?? {};
+    return resolveConfig(mergeConfig(loaded, overrides));
+  }
+
+  private async readState(): Promise<LoopState> {
+    const { state, recovery } = await this.manager.readState(this.terminalId);
+    if (recovery !== null) {
+      this.record("state_recovered", { from: recovery.from, problem: recovery.problem });
+      this.recordError(
+        Object.assign(
+          new Error(
+            `loop_state.json was unusable (${recovery.problem}); ${recovery.from === "backup" ? "recovered from its backup" : "starting from a fresh state"}`,
+          ),
+          {
+            name: "StateRecovered",
+          },
+        ),
+        state?.loop_metadata.iterations ?? 0,
+      );
+    }
+    const fresh =
+      state ?? createInitialState({ planPath: this.options.plan.path, now: this.now() });
+    return startRun(fresh, {
+      runId: this.options.generateRunId?.() ?? defaultRunId(this.clock.now()),
+      now: this.now(),
+    });
+  }
+
+  private async writeState(): Promise<void> {
+    if (this.state === null) return;
+    this.state = {
+      ...this.state,
+      loop_metadata: { ...this.state.loop_metadata, last_update: this.now() },
+    };
+    await this.manager.writeState(this.terminalId, this.state);
+  }
+
+  private async finish(reason: ExitReason): Promise<void> {
+    if (this.state === null) return;
+    const run = this.state.run;
+    if (run) this.state = { ...this.state, run: { ...run, status: "exited", exit_reason: reason } };
+    await this.writeState();
+    this.record("loop_exit", {
+      total_iterations: this.state.loop_metadata.iterations,
+      total_tasks_completed: this.state.completed_tasks.length,
+      exit_reason: reason,
+      final_state: this.state,
+    });
+  }
+
+  private async loop(): Promise<{ reason: ExitReason; error: Error | null; complete: boolean }> {
+    let config = await this.loadConfig();
+    for (const warning of checkConfig(config)) {
+      this.record("config_warning", {
+        code: warning.code,
+        path: warning.path.map(String),
+        message: warning.message,
+      });
+    }
+    this.state = await this.readState();
+    this.sessionId = this.state.session_id ?? null;
+    await this.writeState();
+
+    for (;;) {
+      if (this.iterationsThisRun > 0) config = await this.loadConfig();
+      const view = await readPlanView(
+        this.options.plan,
+        this.cache,
+        config.plans.optional_headings,
+      );
+      const state = this.syncCompleted(view);
+
+      const circuit = checkCircuit(toCircuitBreakerState(state.circuit_breaker), this.clock.now(), {
+        cooldownMs: config.circuit_breaker.cooldown_minutes * 60_000,
+      });
+      this.state = { ...state, circuit_breaker: fromCircuitBreakerState(circuit.breaker) };
+
+      const selection = selectNextTask({
+        tasks: view.tasks,
+        attempts: this.state.task_attempts ?? {},
+        failedTaskIds: this.state.failed_tasks,
+        maxAttempts: config.tasks.max_attempts,
+      });
+      for (const id of selection.newlyFailed) this.failTask(id, "attempts used up");
+
+      const before = this.decide(config, view, selection, null);
+      if (before.exit || this.options.signal?.aborted) {
+        return this.stop(before.reason ?? "aborted", view);
+      }
+
+      const waited = await this.waitForRateLimit(config);
+      if (waited) continue;
+
+      const task = selection.kind === "task" ? selection.task : null;
+      const iteration = this.state.loop_metadata.iterations + 1;
+      const attempt = selection.kind === "task" ? selection.attempt : 1;
+      this.state = { ...this.state, current_task_id: task?.id ?? null };
+      this.record("iteration_start", {
+        iteration,
+        current_task_id: task?.id ?? null,
+        total_tasks: view.tasks.length,
+      });
+      this.emitter.emit("iteration-start", {
+        iteration,
+        task,
+        attempt,
+        kind: task ? "task" : "wrap_up",
+      });
+
+      const prompt = buildPrompt(
+        {
+          kind: task ? "task" : "wrap_up",
+          task,
+          plan: { path: this.options.plan.path, text: view.text },
+          iteration,
+          attempt,
+          maxAttempts: config.tasks.max_attempts,
+          unmetRequirements: this.unmetRequirements,
+          concerns: this.concerns,
+          unansweredQuestions: this.unansweredQuestions,
+          previousFailure: task ? (this.lastFailure.get(task.id) ?? null) : null,
+          completionPromise: this.options.prompt?.completionPromise ?? null,
+        },
+        { template: this.options.prompt?.template ?? null },
+      );
+      const outcome = await executeWithTimeout(
+        this.options.executor,
+        {
+          kind: task ? "task" : "wrap_up",
+          task,
+          prompt,
+          iteration,
+          attempt,
+          terminalId: this.terminalId,
+          plan: { path: this.options.plan.path, text: view.text },
+          sessionId: this.sessionId,
+          unmetRequirements: this.unmetRequirements,
+          concerns: this.concerns,
+        },
+        {
+          clock: this.clock,
+          timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
+          signal: this.options.signal,
+        },
+      );
+      this.state = {
+        ...this.state,
+        rate_window: fromRateWindow(
+          recordCall(toRateWindow(this.state.rate_window), this.clock.now()),
+        ),
+      };
+
+      const usageLimit = outcome.result.usageLimit;
+      if (usageLimit !== undefined && !outcome.aborted) {
+        const stop = await this.handleUsageLimit(config, usageLimit);
+        if (stop) return this.stop("usage_limit", view);
+        continue;
+      }
+
+      const after = await this.afterExecution(
+        config,
+        view,
+        task,
+        outcome.result,
+        outcome.timedOut,
+        iteration,
+      );
+      if (outcome.aborted || this.options.signal?.aborted) return this.stop("aborted", after);
+      if (this.lastDecision?.exit && this.lastDecision.reason)
+        return this.stop(this.lastDecision.reason, after);
+    }
+  }
+
+  /** Completed task ids as the plan shows them now (an agent may also have unchecked one). */
+  private syncCompleted(view: PlanView): LoopState {
+    const state = this.state as LoopState;
+    const done = view.tasks.filter((task) => task.done).map((task) => task.id);
+    return {
+      ...state,
+      completed_tasks: withIds(
+        state.completed_tasks.filter(
+          (id) => done.includes(id) || !view.tasks.some((task) => task.id === id),
+        ),
+        done,
+      ),
+    };
+  }
+
+  private failTask(taskId: string, reason: string): void {
+    const state = this.state as LoopState;
+    if (state.failed_tasks.includes(taskId)) return;
+    const attempts = state.task_attempts?.[taskId] ?? 0;
+    this.state = { ...state, failed_tasks: withIds(state.failed_tasks, [taskId]) };
+    this.record("task_failed", { task_id: taskId, attempts, reason });
+    this.emitter.emit("task-failed", { taskId, attempts, reason });
+  }
+
+  private decide(
+    config: LoopConfig,
+    view: PlanView,
+    selection: ExitPolicyInput["selection"],
+    signals: ResponseSignals | null,
+  ): ExitDecision {
+    const state = this.state as LoopState;
+    const input: ExitPolicyInput = {
+      config,
+      tasks: view.tasks,
+      planStatus: view.status,
+      signals,
+      verification: this.verificationPassed === null ? null : { passed: this.verificationPassed },
+      stories: view.prd?.stories ?? null,
+      selection,
+      iterations: state.loop_metadata.iterations,
+      completionIndicators: state.completion_indicators,
+      costUsd: state.cost_usd ?? 0,
+      startedAt: parseTimestamp(state.run?.started_at ?? state.loop_metadata.started_at),
+      now: this.clock.now(),
+      circuit: toCircuitBreakerState(state.circuit_breaker).state,
+      counters: toStopCounters(state.stop_counters),
+      aborted: this.options.signal?.aborted === true,
+    };
+    const decision = this.options.policy
+      ? this.options.policy(input, shouldExit)
+      : shouldExit(input);
+    this.lastDecision = decision;
+    return decision;
+  }
+
+  private async waitForRateLimit(config: LoopConfig): Promise<boolean> {
+    const state = this.state as LoopState;
+    const now = this.clock.now();
+    const decision = checkRateLimit(
+      toRateWindow(state.rate_window),
+      now,
+      config.limits.max_calls_per_hour,
+    );
+    if (decision.allowed) return false;
+    this.record("rate_limit_wait", {
+      reset_at: formatTimestamp(decision.resetAt),
+      calls_made: decision.window.callsMade,
+      max_calls_per_hour: config.limits.max_calls_per_hour,
+      wait_ms: decision.waitMs,
+    });
+    this.emitter.emit("wait", {
+      kind: "rate_limit",
+      until: decision.resetAt,
+      waitMs: decision.waitMs,
+      message: `${decision.window.callsMade} of ${config.limits.max_calls_per_hour} calls this hour`,
+    });
+    await this.writeState();
+    await this.clock.sleep(decision.waitMs, this.options.signal);
+    return true;
+  }
+
+  /** Waits out a usage limit, or says to stop. Never counts as a task failure or an iteration. */
+  private async handleUsageLimit(
+    config: LoopConfig,
+    limit: NonNullable<ExecutionResult["usageLimit"]>,
+  ): Promise<boolean> {
+    if (!limit.waitable || config.usage_limit.on_limit === "exit") return true;
+    const now = this.clock.now();
+    const until =
+      limit.resetAt !== null && limit.resetAt > now ? limit.resetAt : now + UNKNOWN_RESET_WAIT_MS;
+    this.record("usage_limit_wait", {
+      reset_at: formatTimestamp(until),
+      wait_ms: until - now,
+      message: limit.message,
+    });
+    this.emitter.emit("wait", {
+      kind: "usage_limit",
+      until,
+      waitMs: until - now,
+      message: limit.message,
+    });
+    await this.writeState();
+    await this.clock.sleep(until - now, this.options.signal);
+    return false;
+  }
+
+  private async afterExecution(
+    config: LoopConfig,
+    before: PlanView,
+    task: LoopTask | null,
+    result: ExecutionResult,
+    timedOut: boolean,
+    iteration: number,
+  ): Promise<PlanView> {
+    const signals = analyzeResponse(result.output, {
+      completionPromise: this.options.prompt?.completionPromise ?? null,
+      permissionDenials: result.permissionDenials ?? null,
+    });
+    let view = await readPlanView(this.options.plan, this.cache, config.plans.optional_headings);
+    const wasDone = new Set(before.tasks.filter((item) => item.done).map((item) => item.id));
+    const reported =
+      task !== null &&
+      result.taskComplete === true &&
+      !view.tasks.find((item) => item.id === task.id)?.done
+        ? [task.id]
+        : [];
+    const newlyDone = view.tasks
+      .filter((item) => item.done && !wasDone.has(item.id))
+      .map((item) => item.id);
+    const tasksCompleted = withIds(newlyDone, reported);
+
+    const state = this.state as LoopState;
+    const filesChanged = result.filesChanged ?? 0;
+    const progress = tasksCompleted.length > 0 || filesChanged > 0;
+    let next: LoopState = {
+      ...state,
+      loop_metadata: { ...state.loop_metadata, iterations: iteration },
+    };
+    this.iterationsThisRun += 1;
+    const cost = result.costUsd ?? 0;
+    this.costThisRun += cost;
+    next = { ...next, cost_usd: (state.cost_usd ?? 0) + cost };
+    if (result.sessionId) {
+      this.sessionId = result.sessionId;
+      next = { ...next, session_id: result.sessionId };
+    }
+
+    if (task !== null && !tasksCompleted.includes(task.id)) {
+      const failed = !result.success;
+      if (failed || !progress) {
+        const attempts = (state.task_attempts?.[task.id] ?? 0) + 1;
+        next = withAttempts(next, task.id, attempts);
+        this.lastFailure.set(
+          task.id,
+          timedOut
+            ? `timed out after ${config.limits.iteration_timeout_minutes} minutes`
+            : (result.error ?? "the task was not completed and nothing changed"),
+        );
+      }
+    }
+    const indicator = countsAsCompletionIndicator({
+      tasksCompleted: tasksCompleted.length,
+      signals: result.success || result.output !== "" ? signals : null,
+    });
+    const question = isQuestionOnly({
+      signals,
+      tasksCompleted: tasksCompleted.length,
+      filesChanged,
+    });
+    this.unansweredQuestions = question ? signals.questions : [];
+    next = {
+      ...next,
+      completion_indicators: next.completion_indicators + (indicator ? 1 : 0),
+      stop_counters: fromStopCounters(
+        updateStopCounters(toStopCounters(next.stop_counters), {
+          signals,
+          tasksCompleted: tasksCompleted.length,
+          filesChanged,
+        }),
+      ),
+      circuit_breaker: fromCircuitBreakerState(
+        observeIteration(
+          toCircuitBreakerState(next.circuit_breaker),
+          {
+            progress,
+            errorFingerprint:
+              signals.errorFingerprint ??
+              (result.success ? null : `failure:${result.error ?? "unknown"}`),
+            permissionDenied: signals.permissionDenials.length > 0,
+            questionOnly: question,
+          },
+          {
+            noProgressLoops: config.circuit_breaker.no_progress_loops,
+            sameErrorLoops: config.circuit_breaker.same_error_loops,
+            permissionDenialLoops: config.circuit_breaker.permission_denial_loops,
+            cooldownMs: config.circuit_breaker.cooldown_minutes * 60_000,
+          },
+          this.clock.now(),
+        ),
+      ),
+    };
+    this.state = next;
+
+    const selection = selectNextTask({
+      tasks: view.tasks.map((item) =>
+        tasksCompleted.includes(item.id) ? { ...item, done: true } : item,
+      ),
+      attempts: next.task_attempts ?? {},
+      failedTaskIds: next.failed_tasks,
+      maxAttempts: config.tasks.max_attempts,
+    });
+    for (const id of selection.newlyFailed)
+      this.failTask(id, `no progress in ${config.tasks.max_attempts} attempts`);
+    const nextTaskId = selection.kind === "task" ? selection.task.id : null;
+
+    const text = applyPlanChanges(
+      view,
+      this.options.plan,
+      {
+        complete: reported,
+        status: {
+          completionIndicators: (this.state as LoopState).completion_indicators,
+          currentTask: nextTaskId,
+        },
+      },
+      config.plans.optional_headings,
+    );
+    if (text !== view.text) {
+      await this.options.plan.write(text);
+      view = await readPlanView(this.options.plan, this.cache, config.plans.optional_headings);
+    }
+    this.state = { ...this.syncCompleted(view), current_task_id: nextTaskId };
+    for (const id of tasksCompleted) this.emitter.emit("task-complete", { taskId: id, iteration });
+
+    this.verify(config, view, result);
+    await this.writeState();
+    const current = this.state as LoopState;
+    void updateMetrics(
+      this.options.store,
+      this.terminalId,
+      {
+        iterations: current.loop_metadata.iterations,
+        tasks_completed: current.completed_tasks.length,
+        tasks_failed: current.failed_tasks.length,
+        last_update: this.now(),
+      },
+      { onError: (error) => this.options.onLoggerError?.(error) },
+    );
+
+    const decision = this.decide(config, view, selection, signals);
+    this.record("iteration_end", {
+      iteration,
+      tasks_completed: current.completed_tasks,
+      tasks_failed: current.failed_tasks,
+      should_exit: decision.exit,
+      exit_reason: decision.reason,
+    });
+    this.emitter.emit("iteration-end", { iteration, result, tasksCompleted, decision });
+    return view;
+  }
+
+  private verify(config: LoopConfig, view: PlanView, result: ExecutionResult): void {
+    if (!config.verification.enabled) return;
+    const concerns = result.transcript
+      ? extractUserConcerns(result.transcript, {
+          lookbackTurns: config.verification.lookback_turns,
+        })
+      : [];
+    const requiredOpen = view.tasks.some((task) => !task.done && task.optional !== true);
+    if (requiredOpen && concerns.length === 0) return;
+    const verification = verifyCompletion({
+      completedTasks: view.tasks.filter((task) => task.done),
+      requirements: view.requirements,
+      concerns,
+      threshold: config.verification.fuzzy_match_threshold,
+    });
+    this.verificationPassed = verification.passed;
+    this.unmetRequirements = verification.unmet.map((requirement) => requirement.text);
+    this.concerns = [...verification.concerns];
+    this.emitter.emit("verification", {
+      passed: verification.passed,
+      unmet: this.unmetRequirements,
+      concerns: this.concerns,
+    });
+  }
+
+  private async stop(
+    reason: ExitReason,
+    view: PlanView,
+    alreadyDecided = false,
+  ): Promise<{ reason: ExitReason; error: Error | null; complete: boolean }> {
+    void alreadyDecided;
+    await this.finish(reason);
+    const complete =
+      view.tasks.every((task) => task.done || task.optional === true) || isCompletionReason(reason);
+    return { reason, error: null, complete };
+  }
+}
+
+function defaultRunId(now: number): string {
+  defaultRunId.counter += 1;
+  return `${now.toString(36)}-${defaultRunId.counter.toString(36)}`;
+}
+defaultRunId.counter = 0;
+
+/** Merges config overrides into a loaded config, section by section. */
+function mergeConfig(base: object, overrides: object): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(overrides as Record<string, unknown>)) {
+    const current = result[key];
+    result[key] =
+      value !== null &&
+      typeof value === "object" &&
+      !Array.isArray(value) &&
+      current !== null &&
+      typeof current === "object" &&
+      !Array.isArray(current)
+        ? { ...(current as Record<string, unknown>), ...(value as Record<string, unknown>) }
+        : value;
+  }
+  return result;
+}
