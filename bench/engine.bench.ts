@@ -50,11 +50,11 @@ async function perIteration(store: () => StateStore, iterations: number, runs: n
 const memoryMedian = await perIteration(() => new MemoryStateStore(), 200, 7);
 const folder = mkdtempSync(join(tmpdir(), "loop-bench-"));
 let count = 0;
-const fileMedian = await perIteration(
-  () => createFileStateStore({ root: join(folder, String((count += 1))) }),
-  100,
-  5,
-);
+const freshFileStore = () => {
+  count += 1;
+  return createFileStateStore({ root: join(folder, String(count)) });
+};
+const fileMedian = await perIteration(freshFileStore, 100, 5);
 rmSync(folder, { recursive: true, force: true });
 
 console.log("\nengine overhead per iteration (no-op executor, 100-task plan)");
