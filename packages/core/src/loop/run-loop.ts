@@ -127,6 +127,12 @@ class LoopRun {
   private unansweredQuestions: string[] = [];
   private verificationPassed: boolean | null = null;
   private sessionId: string | null = null;
+  /** The iteration being run, for error events raised during it; `null` between iterations. */
+  private iterationInProgress: number | null = null;
+  /** The task of the iteration being run, for error events raised during it. */
+  private taskInProgress: string | null = null;
+  /** Why each task's last attempt failed, when it failed with an error (for `task_failed`). */
+  private failureReasons = new Map<string, string>();
 
   constructor(
     private readonly options: RunLoopOptions,
@@ -161,7 +167,7 @@ class LoopRun {
       error_type: failure.name,
       error_message: failure.message,
       iteration,
-      current_task_id: this.state?.current_task_id ?? null,
+      current_task_id: this.taskInProgress ?? this.state?.current_task_id ?? null,
       ...(failure.stack === undefined ? {} : { traceback: failure.stack }),
     });
   }
@@ -179,7 +185,10 @@ class LoopRun {
       }
       exit = await this.loop();
     } catch (error) {
-      this.recordError(error, this.state?.loop_metadata.iterations ?? 0);
+      this.recordError(
+        error,
+        this.iterationInProgress ?? this.state?.loop_metadata.iterations ?? 0,
+      );
       exit = { reason: reasonForError(error), error: asError(error), complete: false };
       await this.finish(exit.reason).catch(() => undefined);
     } finally {
@@ -287,7 +296,9 @@ class LoopRun {
         failedTaskIds: this.state.failed_tasks,
         maxAttempts: config.tasks.max_attempts,
       });
-      for (const id of selection.newlyFailed) this.failTask(id, "attempts used up");
+      for (const id of selection.newlyFailed) {
+        this.failTask(id, this.failureReasons.get(id) ?? "attempts used up");
+      }
 
       const before = this.decide(config, view, selection, null);
       if (before.exit || this.options.signal?.aborted) {
@@ -301,6 +312,8 @@ class LoopRun {
       const iteration = this.state.loop_metadata.iterations + 1;
       const attempt = selection.kind === "task" ? selection.attempt : 1;
       this.state = { ...this.state, current_task_id: task?.id ?? null };
+      this.iterationInProgress = iteration;
+      this.taskInProgress = task?.id ?? null;
       this.record("iteration_start", {
         iteration,
         current_task_id: task?.id ?? null,
@@ -370,6 +383,7 @@ class LoopRun {
         outcome.result,
         outcome.timedOut,
         iteration,
+        outcome.aborted,
       );
       if (outcome.aborted || this.options.signal?.aborted) return this.stop("aborted", after);
       if (this.lastDecision?.exit && this.lastDecision.reason)
@@ -490,6 +504,7 @@ class LoopRun {
     result: ExecutionResult,
     timedOut: boolean,
     iteration: number,
+    aborted: boolean,
   ): Promise<PlanView> {
     const signals = analyzeResponse(result.output, {
       completionPromise: this.options.prompt?.completionPromise ?? null,
@@ -524,60 +539,36 @@ class LoopRun {
       next = { ...next, session_id: result.sessionId };
     }
 
-    if (task !== null && !tasksCompleted.includes(task.id)) {
+    // An execution the caller aborted is neither a failed attempt nor evidence for the breaker or
+    // the stop detectors: stopping the agent is the user's decision, not the task's failure.
+    if (task !== null && !aborted && !tasksCompleted.includes(task.id)) {
       const failed = !result.success;
       if (failed || !progress) {
         const attempts = (state.task_attempts?.[task.id] ?? 0) + 1;
         next = withAttempts(next, task.id, attempts);
+        const reason = timedOut
+          ? `timed out after ${config.limits.iteration_timeout_minutes} minutes`
+          : failed
+            ? (result.error ?? "the run failed")
+            : null;
         this.lastFailure.set(
           task.id,
-          timedOut
-            ? `timed out after ${config.limits.iteration_timeout_minutes} minutes`
-            : (result.error ?? "the task was not completed and nothing changed"),
+          reason ?? "the last attempt completed nothing and changed no file",
         );
+        if (reason === null) this.failureReasons.delete(task.id);
+        else this.failureReasons.set(task.id, reason);
       }
     }
-    const indicator = countsAsCompletionIndicator({
-      tasksCompleted: tasksCompleted.length,
-      signals: result.success || result.output !== "" ? signals : null,
-    });
-    const question = isQuestionOnly({
-      signals,
-      tasksCompleted: tasksCompleted.length,
-      filesChanged,
-    });
-    this.unansweredQuestions = question ? signals.questions : [];
-    next = {
-      ...next,
-      completion_indicators: next.completion_indicators + (indicator ? 1 : 0),
-      stop_counters: fromStopCounters(
-        updateStopCounters(toStopCounters(next.stop_counters), {
-          signals,
-          tasksCompleted: tasksCompleted.length,
-          filesChanged,
-        }),
-      ),
-      circuit_breaker: fromCircuitBreakerState(
-        observeIteration(
-          toCircuitBreakerState(next.circuit_breaker),
-          {
-            progress,
-            errorFingerprint:
-              signals.errorFingerprint ??
-              (result.success ? null : `failure:${result.error ?? "unknown"}`),
-            permissionDenied: signals.permissionDenials.length > 0,
-            questionOnly: question,
-          },
-          {
-            noProgressLoops: config.circuit_breaker.no_progress_loops,
-            sameErrorLoops: config.circuit_breaker.same_error_loops,
-            permissionDenialLoops: config.circuit_breaker.permission_denial_loops,
-            cooldownMs: config.circuit_breaker.cooldown_minutes * 60_000,
-          },
-          this.clock.now(),
-        ),
-      ),
-    };
+    if (!aborted) {
+      next = this.observeOutcome(
+        config,
+        next,
+        signals,
+        result,
+        tasksCompleted.length,
+        filesChanged,
+      );
+    }
     this.state = next;
 
     const selection = selectNextTask({
@@ -589,7 +580,10 @@ class LoopRun {
       maxAttempts: config.tasks.max_attempts,
     });
     for (const id of selection.newlyFailed)
-      this.failTask(id, `no progress in ${config.tasks.max_attempts} attempts`);
+      this.failTask(
+        id,
+        this.failureReasons.get(id) ?? `no progress in ${config.tasks.max_attempts} attempts`,
+      );
     const nextTaskId = selection.kind === "task" ? selection.task.id : null;
 
     const text = applyPlanChanges(
@@ -636,6 +630,61 @@ class LoopRun {
     });
     this.emitter.emit("iteration-end", { iteration, result, tasksCompleted, decision });
     return view;
+  }
+
+  /** The state after feeding one iteration to the indicators, stop detectors and breaker. */
+  private observeOutcome(
+    config: LoopConfig,
+    next: LoopState,
+    signals: ResponseSignals,
+    result: ExecutionResult,
+    tasksCompleted: number,
+    filesChanged: number,
+  ): LoopState {
+    const progress = tasksCompleted > 0 || filesChanged > 0;
+    const indicator = countsAsCompletionIndicator({
+      tasksCompleted: tasksCompleted,
+      signals: result.success || result.output !== "" ? signals : null,
+    });
+    const question = isQuestionOnly({
+      signals,
+      tasksCompleted: tasksCompleted,
+      filesChanged,
+    });
+    this.unansweredQuestions = question ? signals.questions : [];
+    return {
+      ...next,
+      completion_indicators: next.completion_indicators + (indicator ? 1 : 0),
+      // A failed run that only ran tests is a failed attempt (it counts against the task), not test
+      // saturation: the loop must still move on to the next task.
+      stop_counters: fromStopCounters(
+        updateStopCounters(toStopCounters(next.stop_counters), {
+          signals: { ...signals, testOnly: signals.testOnly && result.success },
+          tasksCompleted: tasksCompleted,
+          filesChanged,
+        }),
+      ),
+      circuit_breaker: fromCircuitBreakerState(
+        observeIteration(
+          toCircuitBreakerState(next.circuit_breaker),
+          {
+            progress,
+            errorFingerprint:
+              signals.errorFingerprint ??
+              (result.success ? null : `failure:${result.error ?? "unknown"}`),
+            permissionDenied: signals.permissionDenials.length > 0,
+            questionOnly: question,
+          },
+          {
+            noProgressLoops: config.circuit_breaker.no_progress_loops,
+            sameErrorLoops: config.circuit_breaker.same_error_loops,
+            permissionDenialLoops: config.circuit_breaker.permission_denial_loops,
+            cooldownMs: config.circuit_breaker.cooldown_minutes * 60_000,
+          },
+          this.clock.now(),
+        ),
+      ),
+    };
   }
 
   private verify(config: LoopConfig, view: PlanView, result: ExecutionResult): void {
