@@ -45,6 +45,7 @@ const expected = [
   "StateValidationError",
   "TESTS_STATUS_VALUES",
   "UNKNOWN_RESET_WAIT_MS",
+  "UnsupportedExecutorError",
   "UnsupportedStoreError",
   "WORK_TYPES",
   "analyzeResponse",

@@ -36,3 +36,4 @@ export { type PromptValues, renderTemplate } from "./render-template.js";
 export { createLoop, type Loop, runLoop, UNKNOWN_RESET_WAIT_MS } from "./run-loop.js";
 export type { ExitPolicy, LoopResult, RunLoopOptions } from "./run-loop-options.js";
 export { systemClock } from "./system-clock.js";
+export { UnsupportedExecutorError } from "./unsupported-executor-error.js";

@@ -44,8 +44,10 @@ import type { ExecutionResult } from "./executor.js";
 import type { LoopEvents } from "./loop-events.js";
 import { withAttempts, withIds } from "./loop-state-update.js";
 import { applyPlanChanges, type LoopTask, type PlanView, readPlanView } from "./plan-view.js";
+import { parsePromptTemplate } from "./prompt-template-parser.js";
 import type { LoopResult, RunLoopOptions } from "./run-loop-options.js";
 import { systemClock } from "./system-clock.js";
+import { UnsupportedExecutorError } from "./unsupported-executor-error.js";
 
 /** How long to wait for a usage limit whose reset time is unknown, before trying again. */
 export const UNKNOWN_RESET_WAIT_MS = 5 * 60_000;
@@ -54,7 +56,8 @@ export const UNKNOWN_RESET_WAIT_MS = 5 * 60_000;
 function reasonForError(error: unknown): ExitReason {
   if (!LoopError.isInstance(error)) return "error";
   if (error.code.startsWith("PLAN") || error.code.startsWith("PRD")) return "plan_error";
-  if (error.code.startsWith("CONFIG")) return "config_error";
+  if (error.code.startsWith("CONFIG") || error.code === "PROMPT_TEMPLATE_ERROR")
+    return "config_error";
   if (error.code.startsWith("STATE") || error.code === "UNSUPPORTED_STORE") return "state_error";
   return "error";
 }
@@ -264,6 +267,12 @@ class LoopRun {
   }
 
   private async loop(): Promise<{ reason: ExitReason; error: Error | null; complete: boolean }> {
+    const executor = this.options.executor as { specificationVersion?: unknown };
+    if (executor.specificationVersion !== "v1") {
+      throw new UnsupportedExecutorError({ specificationVersion: executor.specificationVersion });
+    }
+    const template = this.options.prompt?.template;
+    if (template !== null && template !== undefined) parsePromptTemplate(template);
     let config = await this.loadConfig();
     for (const warning of checkConfig(config)) {
       this.record("config_warning", {
