@@ -181,7 +181,8 @@ describe("scenario 1: the seed's two-task run", () => {
       // The agent edits plan.md on disk, synchronously, as an agent process outside the loop
       // would. (Asynchronous file I/O inside `execute` is real I/O the test clock does not
       // wait for: it would jump to the end of the 15-minute iteration timeout meanwhile.)
-      const checkOnDisk = (answer: ReturnType<typeof completesTask>) =>
+      const checkOnDisk =
+        (answer: ReturnType<typeof completesTask>) =>
         (request: { task: { id: string } | null }) => {
           const id = request.task?.id ?? "";
           writeFileSync(planPath, updatePlan(readFileSync(planPath, "utf8"), { check: [id] }));
@@ -192,7 +193,14 @@ describe("scenario 1: the seed's two-task run", () => {
         { clock },
       );
 
-      const result = await runLoop({ plan, executor, store, logger, clock, terminalId: "term_001" });
+      const result = await runLoop({
+        plan,
+        executor,
+        store,
+        logger,
+        clock,
+        terminalId: "term_001",
+      });
       await logger.close();
 
       expect(callsOf(executor)).toEqual(expectedCalls);

@@ -394,6 +394,8 @@ class LoopRun {
         iteration,
         outcome.aborted,
       );
+      this.iterationInProgress = null;
+      this.taskInProgress = null;
       if (outcome.aborted || this.options.signal?.aborted) return this.stop("aborted", after);
       if (this.lastDecision?.exit && this.lastDecision.reason)
         return this.stop(this.lastDecision.reason, after);
