@@ -30,6 +30,7 @@ export {
 export {
   type ParsedPromptTemplate,
   type ParsePromptTemplateOptions,
+  type PromptTemplateSegment,
   parsePromptTemplate,
 } from "./prompt-template-parser.js";
 export { type PromptValues, renderTemplate } from "./render-template.js";
