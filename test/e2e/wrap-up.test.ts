@@ -1,0 +1,75 @@
+import { runLoop } from "@loop/core";
+import {
+  completesTask,
+  createScriptedExecutor,
+  createTestClock,
+  MemoryLogger,
+  MemoryStateStore,
+  memoryPlan,
+} from "@loop/memory";
+import { describe, expect, it } from "vitest";
+import { START } from "./support.js";
+
+// When every task is done but the exit gate is not met, the engine runs a wrap-up iteration whose
+// prompt asks the agent to verify the work against the plan's requirements and lists what
+// verification found unmet.
+
+const plan = [
+  "# Feature: Login",
+  "",
+  "## RALPH_STATUS",
+  "",
+  "- EXIT_SIGNAL: false",
+  "- completion_indicators: 0",
+  "- current_task: TASK-001",
+  "",
+  "## Tasks",
+  "",
+  "- [ ] TASK-001 Create login endpoint",
+  "- [ ] TASK-002 Write unit tests for the login endpoint",
+  "",
+  "## Acceptance Criteria",
+  "",
+  "- [ ] Login endpoint returns JWT token",
+  "",
+].join("\n");
+
+describe("wrap-up iteration", () => {
+  it("runs once every task is done without an exit signal, listing the unmet requirements", async () => {
+    const source = memoryPlan(plan, { path: "plan.md" });
+    const clock = createTestClock({ start: START });
+    const logger = new MemoryLogger();
+    const executor = createScriptedExecutor(
+      [completesTask(), completesTask(), completesTask({ exitSignal: true })],
+      { clock },
+    );
+
+    const result = await runLoop({
+      plan: source,
+      executor,
+      store: new MemoryStateStore(),
+      logger,
+      clock,
+    });
+
+    expect(executor.requests.map((request) => [request.kind, request.task?.id ?? null])).toEqual([
+      ["task", "TASK-001"],
+      ["task", "TASK-002"],
+      ["wrap_up", null],
+    ]);
+    const wrapUp = executor.requests[2];
+    expect(wrapUp?.unmetRequirements).toEqual(["Login endpoint returns JWT token"]);
+    expect(wrapUp?.prompt).toContain("Login endpoint returns JWT token");
+    expect(wrapUp?.prompt).toMatch(/EXIT_SIGNAL/);
+    expect(result).toMatchObject({
+      exitReason: "all_tasks_complete",
+      complete: true,
+      iterations: 3,
+    });
+    expect(logger.ofType("iteration_start").map((event) => event.payload.current_task_id)).toEqual([
+      "TASK-001",
+      "TASK-002",
+      null,
+    ]);
+  });
+});
