@@ -2,7 +2,6 @@ import { EventEmitter } from "eventemitter3";
 import { checkConfig } from "../config/config-warnings.js";
 import type { LoopConfig } from "../config/loop-config.js";
 import { resolveConfig } from "../config/resolve-config.js";
-import { LoopError } from "../errors/loop-error.js";
 import { bestEffort } from "../observe/best-effort-logger.js";
 import { createDecisionEvent } from "../observe/create-decision-event.js";
 import type { DecisionEvent } from "../observe/decision-event.js";
@@ -12,13 +11,11 @@ import type {
 } from "../observe/decision-event-payloads.js";
 import { updateMetrics } from "../observe/metrics-document.js";
 import { createPlanCache } from "../plan/plan-cache.js";
-import { checkCircuit, observeIteration } from "../policy/circuit-breaker.js";
-import { countsAsCompletionIndicator } from "../policy/completion-indicator.js";
+import { checkCircuit } from "../policy/circuit-breaker.js";
 import type { ExitPolicyInput } from "../policy/exit-policy-input.js";
 import { type ExitReason, isCompletionReason } from "../policy/exit-reasons.js";
 import { checkRateLimit, recordCall } from "../policy/rate-limiter.js";
 import { type ExitDecision, shouldExit } from "../policy/should-exit.js";
-import { isQuestionOnly, updateStopCounters } from "../policy/stop-counters.js";
 import { selectNextTask } from "../policy/task-selection.js";
 import { createInitialState } from "../state/initial-state.js";
 import { formatTimestamp, parseTimestamp } from "../state/iso-timestamp.js";
@@ -28,7 +25,7 @@ import {
   toCircuitBreakerState,
 } from "../state/persisted-circuit-breaker.js";
 import { fromRateWindow, toRateWindow } from "../state/persisted-rate-window.js";
-import { fromStopCounters, toStopCounters } from "../state/persisted-stop-counters.js";
+import { toStopCounters } from "../state/persisted-stop-counters.js";
 import { startRun } from "../state/start-run.js";
 import { createStateManager, type StateManager } from "../state/state-manager.js";
 import type { StateLock } from "../state/state-store.js";
@@ -41,30 +38,20 @@ import { buildPrompt } from "./build-prompt.js";
 import type { Clock } from "./clock.js";
 import { executeWithTimeout } from "./execute-with-timeout.js";
 import type { ExecutionResult } from "./executor.js";
+import { asError, reasonForError } from "./exit-reason-for-error.js";
 import type { LoopEvents } from "./loop-events.js";
 import { withAttempts, withIds } from "./loop-state-update.js";
+import { mergeConfig } from "./merge-config.js";
+import { observeOutcome } from "./observe-outcome.js";
 import { applyPlanChanges, type LoopTask, type PlanView, readPlanView } from "./plan-view.js";
 import { parsePromptTemplate } from "./prompt-template-parser.js";
+import { defaultRunId } from "./run-id.js";
 import type { LoopResult, RunLoopOptions } from "./run-loop-options.js";
 import { systemClock } from "./system-clock.js";
 import { UnsupportedExecutorError } from "./unsupported-executor-error.js";
 
 /** How long to wait for a usage limit whose reset time is unknown, before trying again. */
 export const UNKNOWN_RESET_WAIT_MS = 5 * 60_000;
-
-/** Error types the loop stops on, mapped to their exit reasons. */
-function reasonForError(error: unknown): ExitReason {
-  if (!LoopError.isInstance(error)) return "error";
-  if (error.code.startsWith("PLAN") || error.code.startsWith("PRD")) return "plan_error";
-  if (error.code.startsWith("CONFIG") || error.code === "PROMPT_TEMPLATE_ERROR")
-    return "config_error";
-  if (error.code.startsWith("STATE") || error.code === "UNSUPPORTED_STORE") return "state_error";
-  return "error";
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
-}
 
 /** A loop ready to run, with typed events to subscribe to first. */
 export interface Loop extends Pick<EventEmitter<LoopEvents>, "on" | "off" | "once"> {
@@ -571,14 +558,17 @@ class LoopRun {
       }
     }
     if (!aborted) {
-      next = this.observeOutcome(
+      const observed = observeOutcome({
         config,
-        next,
+        state: next,
         signals,
         result,
-        tasksCompleted.length,
+        tasksCompleted: tasksCompleted.length,
         filesChanged,
-      );
+        now: this.clock.now(),
+      });
+      next = observed.state;
+      this.unansweredQuestions = observed.questionOnly ? signals.questions : [];
     }
     this.state = next;
 
@@ -643,61 +633,6 @@ class LoopRun {
     return view;
   }
 
-  /** The state after feeding one iteration to the indicators, stop detectors and breaker. */
-  private observeOutcome(
-    config: LoopConfig,
-    next: LoopState,
-    signals: ResponseSignals,
-    result: ExecutionResult,
-    tasksCompleted: number,
-    filesChanged: number,
-  ): LoopState {
-    const progress = tasksCompleted > 0 || filesChanged > 0;
-    const indicator = countsAsCompletionIndicator({
-      tasksCompleted: tasksCompleted,
-      signals: result.success || result.output !== "" ? signals : null,
-    });
-    const question = isQuestionOnly({
-      signals,
-      tasksCompleted: tasksCompleted,
-      filesChanged,
-    });
-    this.unansweredQuestions = question ? signals.questions : [];
-    return {
-      ...next,
-      completion_indicators: next.completion_indicators + (indicator ? 1 : 0),
-      // A failed run that only ran tests is a failed attempt (it counts against the task), not test
-      // saturation: the loop must still move on to the next task.
-      stop_counters: fromStopCounters(
-        updateStopCounters(toStopCounters(next.stop_counters), {
-          signals: { ...signals, testOnly: signals.testOnly && result.success },
-          tasksCompleted: tasksCompleted,
-          filesChanged,
-        }),
-      ),
-      circuit_breaker: fromCircuitBreakerState(
-        observeIteration(
-          toCircuitBreakerState(next.circuit_breaker),
-          {
-            progress,
-            errorFingerprint:
-              signals.errorFingerprint ??
-              (result.success ? null : `failure:${result.error ?? "unknown"}`),
-            permissionDenied: signals.permissionDenials.length > 0,
-            questionOnly: question,
-          },
-          {
-            noProgressLoops: config.circuit_breaker.no_progress_loops,
-            sameErrorLoops: config.circuit_breaker.same_error_loops,
-            permissionDenialLoops: config.circuit_breaker.permission_denial_loops,
-            cooldownMs: config.circuit_breaker.cooldown_minutes * 60_000,
-          },
-          this.clock.now(),
-        ),
-      ),
-    };
-  }
-
   private verify(config: LoopConfig, view: PlanView, result: ExecutionResult): void {
     if (!config.verification.enabled) return;
     const concerns = result.transcript
@@ -734,28 +669,4 @@ class LoopRun {
       view.tasks.every((task) => task.done || task.optional === true) || isCompletionReason(reason);
     return { reason, error: null, complete };
   }
-}
-
-function defaultRunId(now: number): string {
-  defaultRunId.counter += 1;
-  return `${now.toString(36)}-${defaultRunId.counter.toString(36)}`;
-}
-defaultRunId.counter = 0;
-
-/** Merges config overrides into a loaded config, section by section. */
-function mergeConfig(base: object, overrides: object): Record<string, unknown> {
-  const result: Record<string, unknown> = { ...(base as Record<string, unknown>) };
-  for (const [key, value] of Object.entries(overrides as Record<string, unknown>)) {
-    const current = result[key];
-    result[key] =
-      value !== null &&
-      typeof value === "object" &&
-      !Array.isArray(value) &&
-      current !== null &&
-      typeof current === "object" &&
-      !Array.isArray(current)
-        ? { ...(current as Record<string, unknown>), ...(value as Record<string, unknown>) }
-        : value;
-  }
-  return result;
 }
