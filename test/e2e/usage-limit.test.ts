@@ -75,11 +75,22 @@ describe("scenario 6: a usage limit mid-run", () => {
         },
       ],
       start(2, "TASK-002"),
+      // The iteration the limit stopped ends without counting: no attempt, no iteration.
+      [
+        "iteration_end",
+        {
+          iteration: 2,
+          tasks_completed: ["TASK-001"],
+          tasks_failed: [],
+          should_exit: false,
+          exit_reason: null,
+        },
+      ],
       [
         "usage_limit_wait",
         { reset_at: twoHoursLater.toISOString(), wait_ms: 2 * 3_600_000, message },
       ],
-      // Iteration 2 starts again after the wait: it never ended, and it is not counted twice.
+      // Iteration 2 runs again after the wait, under the same number: it is not counted twice.
       start(2, "TASK-002"),
       [
         "iteration_end",
@@ -169,6 +180,16 @@ describe("scenario 6: a usage limit mid-run", () => {
         },
       ],
       ["iteration_start", { iteration: 2, current_task_id: "TASK-002", total_tasks: 2 }],
+      [
+        "iteration_end",
+        {
+          iteration: 2,
+          tasks_completed: ["TASK-001"],
+          tasks_failed: [],
+          should_exit: true,
+          exit_reason: "usage_limit",
+        },
+      ],
       [
         "loop_exit",
         {

@@ -37,7 +37,7 @@ import { verifyCompletion } from "../verify/verify-completion.js";
 import { buildPrompt } from "./build-prompt.js";
 import type { Clock } from "./clock.js";
 import { executeWithTimeout } from "./execute-with-timeout.js";
-import type { ExecutionResult } from "./executor.js";
+import type { ExecutionResult, UsageLimit } from "./executor.js";
 import { asError, reasonForError } from "./exit-reason-for-error.js";
 import type { LoopEvents } from "./loop-events.js";
 import { withAttempts, withIds } from "./loop-state-update.js";
@@ -367,8 +367,21 @@ class LoopRun {
 
       const usageLimit = outcome.result.usageLimit;
       if (usageLimit !== undefined && !outcome.aborted) {
-        const stop = await this.handleUsageLimit(config, usageLimit);
+        // The iteration ends here without counting (no attempt, no iteration): it is run again
+        // after the wait, under the same number.
+        const stop = !usageLimit.waitable || config.usage_limit.on_limit === "exit";
+        const state = this.state;
+        this.record("iteration_end", {
+          iteration,
+          tasks_completed: state.completed_tasks,
+          tasks_failed: state.failed_tasks,
+          should_exit: stop,
+          exit_reason: stop ? "usage_limit" : null,
+        });
+        this.iterationInProgress = null;
+        this.taskInProgress = null;
         if (stop) return this.stop("usage_limit", view);
+        await this.waitForUsageLimit(usageLimit);
         continue;
       }
 
@@ -470,12 +483,8 @@ class LoopRun {
     return true;
   }
 
-  /** Waits out a usage limit, or says to stop. Never counts as a task failure or an iteration. */
-  private async handleUsageLimit(
-    config: LoopConfig,
-    limit: NonNullable<ExecutionResult["usageLimit"]>,
-  ): Promise<boolean> {
-    if (!limit.waitable || config.usage_limit.on_limit === "exit") return true;
+  /** Waits out a usage limit. Never counts as a task failure or an iteration. */
+  private async waitForUsageLimit(limit: UsageLimit): Promise<void> {
     const now = this.clock.now();
     const until =
       limit.resetAt !== null && limit.resetAt > now ? limit.resetAt : now + UNKNOWN_RESET_WAIT_MS;
@@ -492,7 +501,6 @@ class LoopRun {
     });
     await this.writeState();
     await this.clock.sleep(until - now, this.options.signal);
-    return false;
   }
 
   private async afterExecution(
