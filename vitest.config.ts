@@ -10,6 +10,8 @@ export default defineConfig({
       "@loop/core": source("./packages/core/src/index.ts"),
       "@loop/memory": source("./packages/memory/src/index.ts"),
       "@loop/fs": source("./packages/fs/src/index.ts"),
+      "@loop/claude": source("./packages/claude/src/index.ts"),
+      "@loop/exec": source("./packages/exec/src/index.ts"),
       "@loop/test-suite": source("./packages/test-suite/src/index.ts"),
     },
   },

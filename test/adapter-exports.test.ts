@@ -4,6 +4,26 @@ import { describe, expect, it } from "vitest";
 // built packages (dist/, which `pnpm test` builds first).
 
 const pinned: Record<string, string[]> = {
+  exec: [
+    "CommandExecutor",
+    "DEFAULT_KILL_GRACE_MS",
+    "DEFAULT_TAIL_BYTES",
+    "REMOVED_ENV_VARIABLES",
+    "aiderExecutor",
+    "ampExecutor",
+    "codexExecutor",
+    "defaultParse",
+    "geminiExecutor",
+    "gitProgress",
+  ],
+  claude: [
+    "buildClaudeArgs",
+    "createClaudeStreamParser",
+    "detectUsageLimit",
+    "isTransientOverload",
+    "parseClaudeStream",
+    "toExecutionResult",
+  ],
   memory: [
     "MemoryLogger",
     "MemoryStateStore",

@@ -1,0 +1,13 @@
+import { expect, it } from "vitest";
+import * as claude from "./index.js";
+
+it("exports exactly the public API", () => {
+  expect(Object.keys(claude).sort()).toEqual([
+    "buildClaudeArgs",
+    "createClaudeStreamParser",
+    "detectUsageLimit",
+    "isTransientOverload",
+    "parseClaudeStream",
+    "toExecutionResult",
+  ]);
+});

@@ -1,0 +1,224 @@
+import { spawn } from "node:child_process";
+import type { ExecuteOptions, ExecutionRequest, ExecutionResult, Executor } from "@loop/core";
+import {
+  type CommandExecutorOptions,
+  checkCommandExecutorOptions,
+  DEFAULT_KILL_GRACE_MS,
+  DEFAULT_TAIL_BYTES,
+} from "./command-executor-options.js";
+import type { CommandRun } from "./command-run.js";
+import { OutputStream } from "./output-stream.js";
+import { signalProcessGroup } from "./process-group.js";
+import { inheritedEnvironment } from "./removed-env-variables.js";
+
+/** Why a run was stopped before the agent finished. */
+type StopReason = "aborted" | "timed-out" | "idle";
+
+/**
+ * The default {@link CommandExecutorOptions.parse}: the stdout tail is the output, exit code 0 is
+ * success.
+ *
+ * @param run - the finished run.
+ * @returns the result.
+ */
+export function defaultParse(run: CommandRun): ExecutionResult {
+  const success = run.exitCode === 0;
+  return {
+    output: run.stdout,
+    success,
+    error: success ? undefined : describeExit(run),
+  };
+}
+
+function describeExit(run: CommandRun): string {
+  const stderrTail = run.stderr.trim().split("\n").slice(-3).join("\n");
+  const how = run.signal === null ? `exited with code ${run.exitCode}` : `killed by ${run.signal}`;
+  return stderrTail === "" ? how : `${how}: ${stderrTail}`;
+}
+
+/**
+ * Runs any agent CLI as a child process: one process per iteration, never through a shell (the
+ * prompt reaches the agent as data, whatever it contains).
+ *
+ * The child leads its own process group; on the engine's signal, `timeoutMs` or `idleTimeoutMs`
+ * the whole group gets SIGTERM, then SIGKILL after `killGraceMs`, and the run resolves with
+ * `success: false` and an `error` saying why. Output is decoded as UTF-8, streamed line by line
+ * to `onLine`, and kept as a bounded tail.
+ *
+ * @example
+ * ```ts
+ * const executor = new CommandExecutor({ command: "my-agent", args: ["--quiet"], timeoutMs: 600_000 });
+ * const result = await runLoop({ plan, executor, store });
+ * ```
+ */
+export class CommandExecutor implements Executor {
+  /** The name for logs: the `name` option, or the command. */
+  readonly name: string;
+  /** The version of the `Executor` interface this class implements. */
+  readonly specificationVersion = "v1" as const;
+  readonly #options: CommandExecutorOptions;
+
+  /**
+   * @param options - the command and how to run it; checked before anything else.
+   * @throws {TypeError} when an option is missing or invalid.
+   */
+  constructor(options: CommandExecutorOptions) {
+    this.#options = checkCommandExecutorOptions(options);
+    this.name = this.#options.name ?? this.#options.command;
+  }
+
+  /** The checked options this executor runs with (read-only). */
+  get options(): CommandExecutorOptions {
+    return this.#options;
+  }
+
+  /**
+   * Runs the command once with `request.prompt`.
+   *
+   * @param request - what to do; only `prompt` is used.
+   * @param options - the engine's `signal`.
+   * @returns the parsed result; never throws for a failed or stopped run (only `parse` may throw).
+   */
+  async execute(request: ExecutionRequest, options: ExecuteOptions): Promise<ExecutionResult> {
+    const signal = options?.signal;
+    if (signal?.aborted) return { output: "", success: false, error: "aborted" };
+    const progress = this.#options.progress;
+    const snapshot = progress === undefined ? undefined : await progress.before();
+    const result = await this.#run(request.prompt, signal);
+    if (progress === undefined || snapshot === undefined) return result;
+    const measured = await progress.after(snapshot);
+    return { ...result, filesChanged: result.filesChanged ?? measured.filesChanged };
+  }
+
+  #argv(prompt: string): readonly string[] {
+    const args = this.#options.args ?? [];
+    if ((this.#options.promptVia ?? "stdin") === "stdin") return args;
+    return this.#options.promptArgument?.(prompt, args) ?? [...args, prompt];
+  }
+
+  #run(prompt: string, signal: AbortSignal | undefined): Promise<ExecutionResult> {
+    const options = this.#options;
+    const viaStdin = (options.promptVia ?? "stdin") === "stdin";
+    const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    const tailBytes = options.tailBytes ?? DEFAULT_TAIL_BYTES;
+    const stdout = new OutputStream("stdout", tailBytes, options.onLine);
+    const stderr = new OutputStream("stderr", tailBytes, options.onLine);
+
+    return new Promise<ExecutionResult>((resolve, reject) => {
+      const child = spawn(options.command, [...this.#argv(prompt)], {
+        shell: false,
+        detached: true,
+        cwd: options.cwd,
+        env: options.env ?? inheritedEnvironment(process.env),
+        stdio: [viaStdin ? "pipe" : "ignore", "pipe", "pipe"],
+      });
+      let stopReason: StopReason | undefined;
+      let exitCode: number | null = null;
+      let exitSignal: NodeJS.Signals | null = null;
+      let settled = false;
+      const timers = new Set<NodeJS.Timeout>();
+      let idleTimer: NodeJS.Timeout | undefined;
+
+      const clearTimers = () => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        if (idleTimer !== undefined) clearTimeout(idleTimer);
+      };
+      const onAbort = () => stop("aborted");
+      const cleanUp = () => {
+        clearTimers();
+        signal?.removeEventListener("abort", onAbort);
+      };
+      /** Ends the whole group: SIGTERM now, SIGKILL after the grace period. */
+      const killGroup = () => {
+        if (child.pid === undefined) return;
+        const pid = child.pid;
+        signalProcessGroup(pid, "SIGTERM");
+        // Not cleared on close: a descendant that ignores SIGTERM must still die.
+        setTimeout(() => signalProcessGroup(pid, "SIGKILL"), killGraceMs).unref();
+      };
+      const stop = (reason: StopReason) => {
+        if (stopReason !== undefined || settled) return;
+        stopReason = reason;
+        clearTimers();
+        killGroup();
+      };
+      const resetIdle = () => {
+        if (options.idleTimeoutMs === undefined || stopReason !== undefined) return;
+        if (idleTimer !== undefined) clearTimeout(idleTimer);
+        idleTimer = setTimeout(() => stop("idle"), options.idleTimeoutMs);
+      };
+
+      child.on("error", (error: NodeJS.ErrnoException) => {
+        if (settled) return;
+        settled = true;
+        cleanUp();
+        resolve({
+          output: "",
+          success: false,
+          error: `could not start \`${options.command}\`: ${error.code ?? error.message}`,
+        });
+      });
+      child.stdout?.on("data", (chunk: Buffer) => {
+        resetIdle();
+        stdout.write(chunk);
+      });
+      child.stderr?.on("data", (chunk: Buffer) => {
+        resetIdle();
+        stderr.write(chunk);
+      });
+      child.on("exit", (code, exitedSignal) => {
+        exitCode = code;
+        exitSignal = exitedSignal;
+        // Descendants left behind (holding our pipes or not) are ended: no orphans.
+        if (stopReason === undefined) killGroup();
+      });
+      child.on("close", () => {
+        if (settled) return;
+        settled = true;
+        cleanUp();
+        stdout.end();
+        stderr.end();
+        const run: CommandRun = {
+          stdout: stdout.text,
+          stderr: stderr.text,
+          exitCode,
+          signal: exitSignal,
+          timedOut: stopReason === "timed-out",
+          idle: stopReason === "idle",
+          aborted: stopReason === "aborted",
+        };
+        try {
+          const result = (options.parse ?? defaultParse)(run);
+          resolve(
+            stopReason === undefined
+              ? result
+              : { ...result, success: false, error: this.#describeStop(stopReason) },
+          );
+        } catch (error) {
+          reject(error);
+        }
+      });
+
+      if (child.pid === undefined) return; // spawn failed: "error" follows.
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal?.aborted) stop("aborted");
+      if (options.timeoutMs !== undefined) {
+        timers.add(setTimeout(() => stop("timed-out"), options.timeoutMs));
+      }
+      resetIdle();
+      if (viaStdin && child.stdin !== null) {
+        child.stdin.on("error", () => {
+          // EPIPE: the agent exited or closed stdin without reading the prompt.
+        });
+        child.stdin.end(prompt);
+      }
+    });
+  }
+
+  #describeStop(reason: StopReason): string {
+    if (reason === "aborted") return "aborted";
+    if (reason === "timed-out") return `timed out after ${this.#options.timeoutMs} ms`;
+    return `no output for ${this.#options.idleTimeoutMs} ms`;
+  }
+}

@@ -1,0 +1,295 @@
+import { fileURLToPath } from "node:url";
+import type { ExecutionRequest } from "@loop/core";
+import {
+  aiderExecutor,
+  ampExecutor,
+  CommandExecutor,
+  type CommandExecutorOptions,
+  codexExecutor,
+  geminiExecutor,
+  type OutputLine,
+  REMOVED_ENV_VARIABLES,
+} from "@loop/exec";
+import { describe, expect, it } from "vitest";
+
+const fakeAgent = fileURLToPath(new URL("./fixtures/fake-agent.mjs", import.meta.url));
+const hostile = "fix it $(rm -rf ~) `reboot` \"; reboot\n'quoted' * ~ && exit 1";
+
+function request(prompt: string): ExecutionRequest {
+  return {
+    kind: "task",
+    task: null,
+    prompt,
+    iteration: 1,
+    attempt: 1,
+    terminalId: "test",
+    plan: { path: "plan.md", text: "" },
+    sessionId: null,
+    unmetRequirements: [],
+    concerns: [],
+  };
+}
+
+function fake(
+  mode: string,
+  options: Partial<CommandExecutorOptions> = {},
+  environment: Record<string, string> = {},
+): CommandExecutor {
+  return new CommandExecutor({
+    command: fakeAgent,
+    ...options,
+    env: { ...process.env, FAKE_AGENT_MODE: mode, ...environment },
+  });
+}
+
+const run = (executor: CommandExecutor, prompt = "hello", signal = new AbortController().signal) =>
+  executor.execute(request(prompt), { signal });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The orphaned grandchild is reaped by PID 1, which in some containers takes a second or two.
+async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return condition();
+}
+
+describe("CommandExecutor options", () => {
+  it("checks options before anything runs", () => {
+    expect(() => new CommandExecutor({} as never)).toThrow(
+      "CommandExecutor: Missing required option `command`",
+    );
+    expect(() => new CommandExecutor({ command: "x", timeoutMs: -1 })).toThrow("`timeoutMs`");
+    expect(() => new CommandExecutor({ command: "x", promptVia: "shell" as never })).toThrow(
+      "`promptVia`",
+    );
+    expect(() => new CommandExecutor({ command: "x", args: "a b" as never })).toThrow("`args`");
+  });
+
+  it("implements Executor v1 and is named after the command", () => {
+    const executor = new CommandExecutor({ command: "my-agent" });
+    expect(executor.specificationVersion).toBe("v1");
+    expect(executor.name).toBe("my-agent");
+  });
+});
+
+describe("CommandExecutor prompt passing (never a shell)", () => {
+  it("sends the prompt verbatim on stdin", async () => {
+    const result = await run(fake("echo-stdin"), hostile);
+    expect(result).toMatchObject({ success: true, output: hostile });
+  });
+
+  it("sends the prompt verbatim as the last argument", async () => {
+    const result = await run(fake("echo-args", { promptVia: "argument", args: ["--x"] }), hostile);
+    expect(JSON.parse(result.output).argv).toEqual(["--x", hostile]);
+  });
+
+  it("places the prompt where promptArgument says", async () => {
+    const executor = fake("echo-args", {
+      promptVia: "argument",
+      args: ["a"],
+      promptArgument: (prompt, args) => ["--prompt", prompt, ...args],
+    });
+    const result = await run(executor, hostile);
+    expect(JSON.parse(result.output).argv).toEqual(["--prompt", hostile, "a"]);
+  });
+
+  it("gives the agent /dev/null as stdin when the prompt is an argument", async () => {
+    const result = await run(fake("echo-stdin", { promptVia: "argument" }), "p");
+    expect(result).toMatchObject({ success: true, output: "" });
+  });
+
+  it("reports a command that cannot start as a failed run", async () => {
+    const result = await run(new CommandExecutor({ command: "/nonexistent/agent-binary" }));
+    expect(result.success).toBe(false);
+    expect(result.error).toContain("ENOENT");
+  });
+});
+
+describe("CommandExecutor output", () => {
+  it("never splits a multi-byte character across chunks", async () => {
+    const lines: OutputLine[] = [];
+    const result = await run(fake("multibyte-split", { onLine: (line) => lines.push(line) }));
+    expect(result.output).toBe("aé\n");
+    expect(lines).toEqual([{ stream: "stdout", text: "aé" }]);
+  });
+
+  it("streams complete lines of both streams to onLine", async () => {
+    const lines: OutputLine[] = [];
+    await run(fake("lines", { onLine: (line) => lines.push(line) }));
+    expect(lines.filter((line) => line.stream === "stdout").map((line) => line.text)).toEqual([
+      "one",
+      "two",
+      "three",
+    ]);
+    expect(lines.filter((line) => line.stream === "stderr")).toEqual([
+      { stream: "stderr", text: "warn" },
+    ]);
+  });
+
+  it("keeps only a bounded tail", async () => {
+    const result = await run(fake("echo-stdin", { tailBytes: 10 }), "0123456789abcdef");
+    expect(result.output).toBe("6789abcdef");
+  });
+
+  it("maps the exit code to success, and parse can override", async () => {
+    const failed = await run(fake("exit-code", {}, { FAKE_AGENT_EXIT_CODE: "3" }));
+    expect(failed).toMatchObject({ success: false, output: "bye\n" });
+    expect(failed.error).toContain("code 3");
+    expect(await run(fake("exit-code", {}, { FAKE_AGENT_EXIT_CODE: "0" }))).toMatchObject({
+      success: true,
+    });
+    const parsed = await run(
+      fake(
+        "exit-code",
+        { parse: (outcome) => ({ output: `${outcome.exitCode}`, success: true }) },
+        { FAKE_AGENT_EXIT_CODE: "7" },
+      ),
+    );
+    expect(parsed).toEqual({ output: "7", success: true });
+  });
+});
+
+describe("CommandExecutor environment", () => {
+  it("removes CLAUDECODE and CLAUDE_CODE_ENTRYPOINT from the inherited environment", async () => {
+    expect(REMOVED_ENV_VARIABLES).toEqual(
+      expect.arrayContaining(["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"]),
+    );
+    const saved = { ...process.env };
+    process.env.CLAUDECODE = "1";
+    process.env.CLAUDE_CODE_ENTRYPOINT = "cli";
+    process.env.FAKE_AGENT_MODE = "echo-args";
+    try {
+      const executor = new CommandExecutor({ command: fakeAgent });
+      const result = await run(executor);
+      expect(JSON.parse(result.output).env).toEqual({
+        CLAUDECODE: null,
+        CLAUDE_CODE_ENTRYPOINT: null,
+      });
+      expect(process.env.CLAUDECODE).toBe("1");
+    } finally {
+      for (const name of ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "FAKE_AGENT_MODE"]) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
+  });
+
+  it("passes an explicit env as given", async () => {
+    const result = await run(fake("echo-args", {}, { CLAUDECODE: "kept" }));
+    expect(JSON.parse(result.output).env.CLAUDECODE).toBe("kept");
+  });
+});
+
+describe("CommandExecutor stopping", () => {
+  it("kills the whole process group on abort: no orphaned grandchild", async () => {
+    const controller = new AbortController();
+    let grandchildPid = 0;
+    const executor = fake("spawn-grandchild", {
+      onLine: (line) => {
+        grandchildPid = Number(line.text);
+        controller.abort();
+      },
+    });
+    const started = Date.now();
+    const result = await run(executor, "p", controller.signal);
+    expect(result).toMatchObject({ success: false, error: "aborted" });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(grandchildPid).toBeGreaterThan(0);
+    expect(await waitUntil(() => !isAlive(grandchildPid))).toBe(true);
+    expect(() => process.kill(grandchildPid, 0)).toThrow(
+      expect.objectContaining({ code: "ESRCH" }),
+    );
+  });
+
+  it("does not start when the signal already fired", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(await run(fake("hang"), "p", controller.signal)).toMatchObject({
+      success: false,
+      error: "aborted",
+    });
+  });
+
+  it("stops at timeoutMs", async () => {
+    const result = await run(fake("hang", { timeoutMs: 300 }));
+    expect(result).toMatchObject({ success: false, error: "timed out after 300 ms" });
+    expect(result.output).toBe("started\n");
+  });
+
+  it("stops after idleTimeoutMs without output", async () => {
+    const started = Date.now();
+    const result = await run(fake("silent", { idleTimeoutMs: 300 }));
+    expect(result).toMatchObject({ success: false, error: "no output for 300 ms" });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("escalates to SIGKILL after killGraceMs when SIGTERM is ignored", async () => {
+    const executor = new CommandExecutor({
+      command: process.execPath,
+      args: [
+        "-e",
+        "process.on('SIGTERM', () => {}); console.log('up'); setInterval(() => {}, 1e9)",
+      ],
+      timeoutMs: 300,
+      killGraceMs: 200,
+    });
+    const started = Date.now();
+    const result = await run(executor);
+    expect(result).toMatchObject({ success: false, error: "timed out after 300 ms" });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe("presets build the exact argv", () => {
+  const echoArgs = { command: fakeAgent, env: { ...process.env, FAKE_AGENT_MODE: "echo-args" } };
+  const argvOf = async (executor: CommandExecutor, prompt = hostile) => {
+    const result = await run(executor, prompt);
+    return JSON.parse(result.output).argv as string[];
+  };
+
+  it("codex exec [--full-auto] <prompt>", async () => {
+    expect(await argvOf(codexExecutor({ ...echoArgs, extraArgs: [] }))).toEqual(["exec", hostile]);
+    expect(codexExecutor().options).toMatchObject({ command: "codex", args: ["exec"] });
+    expect(codexExecutor({ fullAuto: true }).options.args).toEqual(["exec", "--full-auto"]);
+    expect(codexExecutor().name).toBe("codex");
+  });
+
+  it("gemini -p <prompt>", async () => {
+    expect(geminiExecutor().options.command).toBe("gemini");
+    const executor = geminiExecutor(echoArgs);
+    expect(await argvOf(executor)).toEqual(["-p", hostile]);
+  });
+
+  it("aider --message <prompt> [--yes-always] [--no-auto-commits]", async () => {
+    expect(aiderExecutor().options.command).toBe("aider");
+    expect(await argvOf(aiderExecutor(echoArgs))).toEqual(["--message", hostile]);
+    expect(
+      await argvOf(aiderExecutor({ ...echoArgs, yesAlways: true, noAutoCommits: true })),
+    ).toEqual(["--message", hostile, "--yes-always", "--no-auto-commits"]);
+  });
+
+  it("amp -x with the prompt on stdin", async () => {
+    expect(ampExecutor().options).toMatchObject({
+      command: "amp",
+      args: ["-x"],
+      promptVia: "stdin",
+    });
+    expect(await argvOf(ampExecutor(echoArgs))).toEqual(["-x"]);
+    const stdin = ampExecutor({
+      command: fakeAgent,
+      env: { ...process.env, FAKE_AGENT_MODE: "echo-stdin" },
+    });
+    expect((await run(stdin, hostile)).output).toBe(hostile);
+  });
+});
