@@ -17,12 +17,17 @@ const pinned: Record<string, string[]> = {
     "gitProgress",
   ],
   claude: [
+    "ClaudeExecutor",
     "buildClaudeArgs",
     "createClaudeStreamParser",
     "detectUsageLimit",
+    "handleStopHook",
     "isTransientOverload",
     "parseClaudeStream",
+    "parseRalphLoopState",
     "toExecutionResult",
+    "toHookOutput",
+    "withRalphLoopIteration",
   ],
   memory: [
     "MemoryLogger",

@@ -3,11 +3,16 @@ import * as claude from "./index.js";
 
 it("exports exactly the public API", () => {
   expect(Object.keys(claude).sort()).toEqual([
+    "ClaudeExecutor",
     "buildClaudeArgs",
     "createClaudeStreamParser",
     "detectUsageLimit",
+    "handleStopHook",
     "isTransientOverload",
     "parseClaudeStream",
+    "parseRalphLoopState",
     "toExecutionResult",
+    "toHookOutput",
+    "withRalphLoopIteration",
   ]);
 });

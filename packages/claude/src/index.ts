@@ -1,7 +1,8 @@
 /**
  * The Claude Code adapter of the loop SDK, its pure core: read the CLI's
  * `--output-format stream-json --verbose` output, recognise usage limits and when they reset,
- * build the CLI's arguments, and turn a run into the engine's `ExecutionResult`.
+ * build the CLI's arguments, turn a run into the engine's `ExecutionResult`, and decide the
+ * ralph loop's Stop hook.
  *
  * @packageDocumentation
  */
@@ -10,6 +11,11 @@ export {
   type ClaudeArgsOptions,
   type ClaudePermissionMode,
 } from "./build-claude-args.js";
+export {
+  ClaudeExecutor,
+  type ClaudeExecutorOptions,
+  type ClaudeStreamEvent,
+} from "./claude-executor.js";
 export type {
   ClaudeRateLimitRejection,
   ClaudeResult,
@@ -23,5 +29,19 @@ export {
   parseClaudeStream,
 } from "./claude-stream-parser.js";
 export { type DetectUsageLimitOptions, detectUsageLimit } from "./detect-usage-limit.js";
+export {
+  parseRalphLoopState,
+  type RalphLoopState,
+  type RalphLoopStateProblem,
+  type RalphLoopStateResult,
+  withRalphLoopIteration,
+} from "./ralph-loop-state.js";
+export {
+  handleStopHook,
+  type StopHookInput,
+  type StopHookOptions,
+  type StopHookResult,
+  toHookOutput,
+} from "./stop-hook.js";
 export { type ClaudeProcessOutcome, toExecutionResult } from "./to-execution-result.js";
 export { isTransientOverload } from "./transient-overload.js";

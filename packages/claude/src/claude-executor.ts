@@ -1,0 +1,104 @@
+import type { ExecuteOptions, ExecutionRequest, ExecutionResult, Executor } from "@loop/core";
+import { CommandExecutor, type OutputLine } from "@loop/exec";
+import { buildClaudeArgs, type ClaudeArgsOptions } from "./build-claude-args.js";
+import { createClaudeStreamParser } from "./claude-stream-parser.js";
+import { toExecutionResult } from "./to-execution-result.js";
+
+/** One event of Claude Code's stream-json output, as parsed from its line. */
+export type ClaudeStreamEvent = Readonly<Record<string, unknown>>;
+
+/** Options of {@link ClaudeExecutor}. */
+export interface ClaudeExecutorOptions extends ClaudeArgsOptions {
+  /** The `claude` program: a path, or a name looked up on `PATH`. Default: `"claude"`. */
+  readonly bin?: string | undefined;
+  /** Working directory of the agent. Default: this process's. */
+  readonly cwd?: string | undefined;
+  /** The agent's complete environment. Default: `process.env` minus the Claude Code variables. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Stops a run after this many milliseconds without any output. Default: none. */
+  readonly idleTimeoutMs?: number | undefined;
+  /** Called with every complete output line (stdout and stderr), as it arrives. */
+  readonly onLine?: ((line: OutputLine) => void) | undefined;
+  /** Called with every stream-json event (each JSON object line of stdout), for live monitors. */
+  readonly onEvent?: ((event: ClaudeStreamEvent) => void) | undefined;
+}
+
+/** A stdout line as a stream event, or `null` when it is not a JSON object. */
+function eventOf(text: string): ClaudeStreamEvent | null {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{")) return null;
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as ClaudeStreamEvent)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs the Claude Code CLI (`claude -p <prompt> --output-format stream-json --verbose`) once per
+ * iteration, never through a shell: the prompt is one argument, standard input is `/dev/null`.
+ * The stream is parsed line by line as it arrives and turned into the engine's result with
+ * {@link toExecutionResult}: cost, session id, permission denials and usage limits included.
+ * On the engine's signal the whole process group is ended.
+ *
+ * @example
+ * ```ts
+ * const executor = new ClaudeExecutor({ model: "sonnet", permissionMode: "acceptEdits" });
+ * const result = await runLoop({ plan, executor, store });
+ * ```
+ */
+export class ClaudeExecutor implements Executor {
+  /** The name for logs. */
+  readonly name = "claude";
+  /** The version of the `Executor` interface this class implements. */
+  readonly specificationVersion = "v1" as const;
+  readonly #options: ClaudeExecutorOptions;
+
+  /** @param options - how to call the CLI and watch its output. */
+  constructor(options: ClaudeExecutorOptions = {}) {
+    this.#options = { ...options };
+  }
+
+  /**
+   * Runs `claude` once for `request`.
+   *
+   * @param request - the prompt, and the session to continue with `continueSession`.
+   * @param options - the engine's `signal`.
+   * @returns the result; never throws for a failed, stopped or unstartable run.
+   */
+  execute(request: ExecutionRequest, options: ExecuteOptions): Promise<ExecutionResult> {
+    const settings = this.#options;
+    const parser = createClaudeStreamParser();
+    const { onLine, onEvent } = settings;
+    const command = new CommandExecutor({
+      name: this.name,
+      command: settings.bin ?? "claude",
+      args: buildClaudeArgs(settings, request),
+      promptVia: "argument",
+      promptArgument: (_prompt, args) => args,
+      cwd: settings.cwd,
+      env: settings.env,
+      idleTimeoutMs: settings.idleTimeoutMs,
+      onLine: (line) => {
+        if (line.stream === "stdout") {
+          parser.push(line.text);
+          if (onEvent !== undefined) {
+            const event = eventOf(line.text);
+            if (event !== null) onEvent(event);
+          }
+        }
+        onLine?.(line);
+      },
+      parse: (run) =>
+        toExecutionResult(parser.finish(), {
+          exitCode: run.exitCode,
+          timedOut: run.timedOut,
+          now: Date.now(),
+        }),
+    });
+    return command.execute(request, options);
+  }
+}

@@ -1,0 +1,239 @@
+import { describe, expect, it } from "vitest";
+import { parseRalphLoopState, withRalphLoopIteration } from "./ralph-loop-state.js";
+import { handleStopHook, type StopHookInput, toHookOutput } from "./stop-hook.js";
+
+const PROMPT = "Read .claude/plugin/ralph/prd.json. Find the first story where passes is false.";
+
+function stateFile(fields: Partial<Record<string, string>> = {}): string {
+  const values: Record<string, string> = {
+    active: "true",
+    iteration: "1",
+    session_id: "sess-1",
+    max_iterations: "20",
+    prd_path: ".claude/plugin/ralph/prd.json",
+    started_at: '"2026-11-29T20:00:00Z"',
+    ...fields,
+  };
+  const lines = Object.entries(values).map(([key, value]) => `${key}: ${value}`);
+  return `---\n${lines.join("\n")}\n---\n\n${PROMPT}\n`;
+}
+
+interface Story {
+  id: string;
+  title: string;
+  passes: boolean;
+  dependencies?: string[];
+  acceptanceCriteria?: string[];
+}
+
+function prdFile(stories: Story[]): string {
+  return JSON.stringify({ project: "demo", stories, completedStories: 0 }, null, 2);
+}
+
+const STORIES: Story[] = [
+  { id: "S1", title: "Model", passes: true },
+  { id: "S2", title: "Needs S3", passes: false, dependencies: ["S3"] },
+  { id: "S3", title: "List todos", passes: false, acceptanceCriteria: ["GET /todos works"] },
+];
+
+const input: StopHookInput = {
+  session_id: "sess-1",
+  transcript_path: "/home/u/.claude/projects/p/sess-1.jsonl",
+  stop_hook_active: false,
+  cwd: "/proj",
+  hook_event_name: "Stop",
+};
+
+const STATE_PATH = "/proj/.claude/ralph-loop.local.md";
+const PRD_PATH = "/proj/.claude/plugin/ralph/prd.json";
+
+function memoryFs(files: Record<string, string>) {
+  const store = new Map(Object.entries(files));
+  const writes: [string, string][] = [];
+  return {
+    store,
+    writes,
+    readFile: async (path: string) => store.get(path) ?? null,
+    writeFile: async (path: string, text: string) => {
+      writes.push([path, text]);
+      store.set(path, text);
+    },
+  };
+}
+
+function transcriptLine(type: "user" | "assistant", text: string): string {
+  return JSON.stringify({ type, message: { role: type, content: text } });
+}
+
+describe("parseRalphLoopState", () => {
+  it("reads the skill's state file", () => {
+    expect(parseRalphLoopState(stateFile())).toEqual({
+      ok: true,
+      state: {
+        active: true,
+        iteration: 1,
+        sessionId: "sess-1",
+        maxIterations: 20,
+        prdPath: ".claude/plugin/ralph/prd.json",
+        startedAt: "2026-11-29T20:00:00Z",
+        prompt: PROMPT,
+      },
+    });
+  });
+
+  it("lists every problem with its line, never throwing", () => {
+    const result = parseRalphLoopState(stateFile({ iteration: "one", max_iterations: "0" }));
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        { line: 3, message: "'iteration' must be an integer of at least 0" },
+        { line: 5, message: "'max_iterations' must be an integer of at least 1" },
+      ],
+    });
+  });
+
+  it("reports a missing front matter, an unclosed one, invalid YAML and an empty prompt", () => {
+    expect(parseRalphLoopState("just a prompt")).toMatchObject({
+      ok: false,
+      problems: [{ line: 1 }],
+    });
+    expect(parseRalphLoopState("---\nactive: true\n")).toMatchObject({ ok: false });
+    const bad = parseRalphLoopState("---\nactive: [true\n---\nprompt\n");
+    expect(bad.ok).toBe(false);
+    expect(parseRalphLoopState(stateFile().replace(PROMPT, ""))).toMatchObject({
+      ok: false,
+      problems: [{ line: 9, message: "the loop prompt after the front matter is empty" }],
+    });
+    const missing = parseRalphLoopState("---\nactive: true\n---\nprompt\n");
+    expect(missing.ok).toBe(false);
+    if (!missing.ok) expect(missing.problems.map((problem) => problem.line)).toContain(3);
+  });
+
+  it("changes only the iteration value when advancing", () => {
+    const text =
+      "---\r\nactive: true\r\niteration: 9 # counter\r\nsession_id: s\r\nmax_iterations: 20\r\nprd_path: p.json\r\n---\r\nGo.\r\n";
+    expect(withRalphLoopIteration(text, 10)).toBe(text.replace("iteration: 9 ", "iteration: 10 "));
+  });
+});
+
+describe("handleStopHook", () => {
+  it("allows when there is no state file", async () => {
+    const fs = memoryFs({ [PRD_PATH]: prdFile(STORIES) });
+    expect(await handleStopHook(input, fs)).toEqual({ decision: "allow" });
+    expect(fs.writes).toEqual([]);
+  });
+
+  it("allows a malformed state file, with the reason on stderr", async () => {
+    const fs = memoryFs({
+      [STATE_PATH]: stateFile({ active: "yes please" }),
+      [PRD_PATH]: prdFile(STORIES),
+    });
+    const result = await handleStopHook(input, fs);
+    expect(result.decision).toBe("allow");
+    expect(result.stderr).toContain("line 2: 'active' must be true or false");
+    expect(fs.writes).toEqual([]);
+  });
+
+  it("allows an inactive loop", async () => {
+    const fs = memoryFs({
+      [STATE_PATH]: stateFile({ active: "false" }),
+      [PRD_PATH]: prdFile(STORIES),
+    });
+    expect(await handleStopHook(input, fs)).toEqual({ decision: "allow" });
+  });
+
+  it("never acts in another session of the same project", async () => {
+    const fs = memoryFs({ [STATE_PATH]: stateFile(), [PRD_PATH]: prdFile(STORIES) });
+    expect(await handleStopHook({ ...input, session_id: "other" }, fs)).toEqual({
+      decision: "allow",
+    });
+    expect(fs.writes).toEqual([]);
+  });
+
+  it("allows at max_iterations and says so", async () => {
+    const fs = memoryFs({
+      [STATE_PATH]: stateFile({ iteration: "20", max_iterations: "20" }),
+      [PRD_PATH]: prdFile(STORIES),
+    });
+    const result = await handleStopHook(input, fs);
+    expect(result.decision).toBe("allow");
+    expect(result.stderr).toContain("max_iterations (20) reached");
+    expect(fs.writes).toEqual([]);
+  });
+
+  it("allows when prd.json is missing or invalid, with stderr", async () => {
+    const missing = await handleStopHook(input, memoryFs({ [STATE_PATH]: stateFile() }));
+    expect(missing.decision).toBe("allow");
+    expect(missing.stderr).toContain("not found");
+    const invalid = await handleStopHook(
+      input,
+      memoryFs({ [STATE_PATH]: stateFile(), [PRD_PATH]: "{ not json" }),
+    );
+    expect(invalid.decision).toBe("allow");
+    expect(invalid.stderr).toContain("is invalid");
+  });
+
+  it("allows when every story passes", async () => {
+    const fs = memoryFs({
+      [STATE_PATH]: stateFile(),
+      [PRD_PATH]: prdFile(STORIES.map((story) => ({ ...story, passes: true }))),
+    });
+    expect(await handleStopHook(input, fs)).toEqual({ decision: "allow" });
+    expect(fs.writes).toEqual([]);
+  });
+
+  it("blocks with the prompt and the next eligible story, advancing the iteration by one", async () => {
+    const before = stateFile({ iteration: "3" });
+    const fs = memoryFs({ [STATE_PATH]: before, [PRD_PATH]: prdFile(STORIES) });
+    const result = await handleStopHook(input, fs);
+    expect(result.decision).toBe("block");
+    if (result.decision !== "block") return;
+    expect(result.reason.startsWith(PROMPT)).toBe(true);
+    expect(result.reason).toContain("Next story: S3 — List todos");
+    expect(result.reason).toContain("- GET /todos works");
+    expect(result.reason).not.toContain("S2");
+    expect(result.reason).toContain("iteration 4 of 20");
+    const after = before.replace("iteration: 3\n", "iteration: 4\n");
+    expect(after).not.toBe(before);
+    expect(result.stateText).toBe(after);
+    expect(fs.writes).toEqual([[STATE_PATH, after]]);
+    expect(parseRalphLoopState(after)).toMatchObject({ ok: true, state: { iteration: 4 } });
+  });
+
+  it("puts the user's unresolved concerns from the transcript in the reason", async () => {
+    const transcript = [
+      transcriptLine("user", "Build the todo API."),
+      transcriptLine("assistant", "Done with the model."),
+      transcriptLine("user", "The login is still failing on Safari."),
+    ].join("\n");
+    const fs = memoryFs({
+      [STATE_PATH]: stateFile(),
+      [PRD_PATH]: prdFile(STORIES),
+      [input.transcript_path as string]: transcript,
+    });
+    const result = await handleStopHook(input, fs);
+    expect(result.decision).toBe("block");
+    if (result.decision !== "block") return;
+    expect(result.reason).toContain("Unresolved concerns the user raised:");
+    expect(result.reason).toContain("The login is still failing on Safari.");
+  });
+
+  it("uses a custom state path", async () => {
+    const fs = memoryFs({ "/proj/loop.md": stateFile(), [PRD_PATH]: prdFile(STORIES) });
+    const result = await handleStopHook(input, { ...fs, statePath: "loop.md" });
+    expect(result.decision).toBe("block");
+    expect(fs.writes.map(([path]) => path)).toEqual(["/proj/loop.md"]);
+  });
+});
+
+describe("toHookOutput", () => {
+  it("prints the block decision as JSON and nothing for allow", () => {
+    expect(JSON.parse(toHookOutput({ decision: "block", reason: "go on", stateText: "" }))).toEqual(
+      {
+        decision: "block",
+        reason: "go on",
+      },
+    );
+    expect(toHookOutput({ decision: "allow", stderr: "x" })).toBe("");
+  });
+});
