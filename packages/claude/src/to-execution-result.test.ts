@@ -30,13 +30,14 @@ const TOOL_OUTPUT_QUOTING_A_LIMIT =
   '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"5-hour limit reached ∙ resets 1am"}]},"session_id":"init-7"}';
 
 describe("toExecutionResult", () => {
-  it("maps a successful run with its cost", () => {
+  it("maps a successful run with its cost and tokens", () => {
     const run = parseClaudeStream([INIT, TOOL_OUTPUT_QUOTING_A_LIMIT, resultLine({})].join("\n"));
     expect(toExecutionResult(run, { exitCode: 0, timedOut: false, now: NOW })).toEqual({
       output: "Done.",
       success: true,
       sessionId: "sess-7",
       costUsd: 0.42,
+      tokens: { input: 10, output: 20 },
       permissionDenials: [],
     });
   });
@@ -174,5 +175,29 @@ describe("toExecutionResult", () => {
     const result = toExecutionResult(run, { exitCode: 0, timedOut: false, now: NOW });
     expect(result.usageLimit).toBeUndefined();
     expect(result.success).toBe(true);
+  });
+});
+
+describe("toExecutionResult: tokens", () => {
+  const outcome = { exitCode: 0, timedOut: false, now: NOW };
+
+  it("reports input tokens (cache reads and writes included) and output tokens", () => {
+    const usage = {
+      input_tokens: 10,
+      cache_creation_input_tokens: 300,
+      cache_read_input_tokens: 4000,
+      output_tokens: 20,
+    };
+    const run = parseClaudeStream([INIT, resultLine({ usage })].join("\n"));
+    expect(toExecutionResult(run, outcome).tokens).toEqual({ input: 4310, output: 20 });
+  });
+
+  it("counts a missing or malformed count as 0, and reports no tokens without a usage object", () => {
+    const malformed = parseClaudeStream(
+      [INIT, resultLine({ usage: { input_tokens: "many", output_tokens: 7 } })].join("\n"),
+    );
+    expect(toExecutionResult(malformed, outcome).tokens).toEqual({ input: 0, output: 7 });
+    const without = parseClaudeStream([INIT, resultLine({ usage: undefined })].join("\n"));
+    expect(toExecutionResult(without, outcome).tokens).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import type { ExecutionResult, UsageLimit } from "@loop/core";
-import type { ClaudeRun } from "./claude-run.js";
+import type { ClaudeRun, ClaudeUsage } from "./claude-run.js";
 import { detectUsageLimit } from "./detect-usage-limit.js";
 
 /** The exit code of `timeout(1)` when it stopped the command. */
@@ -46,6 +46,25 @@ function failureOf(run: ClaudeRun, outcome: ClaudeProcessOutcome): string | unde
   return undefined;
 }
 
+/** A count from the `usage` object, 0 when absent or not a number. */
+function count(usage: ClaudeUsage, key: string): number {
+  const value = usage[key];
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+/** Input and output tokens from the result's `usage`, `null` when it has none. */
+function tokensOf(run: ClaudeRun): { input: number; output: number } | null {
+  const usage = run.result?.usage ?? null;
+  if (usage === null) return null;
+  return {
+    input:
+      count(usage, "input_tokens") +
+      count(usage, "cache_creation_input_tokens") +
+      count(usage, "cache_read_input_tokens"),
+    output: count(usage, "output_tokens"),
+  };
+}
+
 /**
  * Turns a parsed Claude Code run and its process outcome into the engine's
  * `ExecutionResult`. The output is the final result text only (never tool output, never
@@ -62,11 +81,13 @@ export function toExecutionResult(run: ClaudeRun, outcome: ClaudeProcessOutcome)
   const result = run.result;
   const error = failureOf(run, outcome);
   const usageLimit = usageLimitOf(run, outcome);
+  const tokens = tokensOf(run);
   return {
     output: result?.text ?? "",
     success: error === undefined,
     sessionId: run.sessionId,
     ...(result?.totalCostUsd == null ? {} : { costUsd: result.totalCostUsd }),
+    ...(tokens === null ? {} : { tokens }),
     permissionDenials: result?.permissionDenials ?? [],
     ...(usageLimit === null ? {} : { usageLimit }),
     ...(error === undefined ? {} : { error }),

@@ -61,6 +61,11 @@ export interface ExecutionResult {
   readonly sessionId?: string | null | undefined;
   /** Cost of this run in US dollars, for `limits.max_cost_usd`. */
   readonly costUsd?: number | undefined;
+  /**
+   * Tokens this run used, when the agent reports them: `input` counts every prompt token (cache
+   * reads and writes included), `output` the generated ones. Reported in `iteration-end` events.
+   */
+  readonly tokens?: { readonly input: number; readonly output: number } | undefined;
   /** Files changed by this run (commits included), for progress detection. */
   readonly filesChanged?: number | undefined;
   /** Tools the agent was denied. */
