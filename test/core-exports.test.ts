@@ -46,6 +46,7 @@ const expected = [
   "TESTS_STATUS_VALUES",
   "UNKNOWN_RESET_WAIT_MS",
   "UnsupportedExecutorError",
+  "UnsupportedSpecificationError",
   "UnsupportedStoreError",
   "WORK_TYPES",
   "analyzeResponse",

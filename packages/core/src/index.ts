@@ -12,6 +12,10 @@ export type { DiagnosticsErrorOptions } from "./errors/diagnostics-error.js";
 export { DiagnosticsError } from "./errors/diagnostics-error.js";
 export type { LoopErrorOptions } from "./errors/loop-error.js";
 export { LoopError } from "./errors/loop-error.js";
+export {
+  type PlugPointNames,
+  UnsupportedSpecificationError,
+} from "./errors/unsupported-specification-error.js";
 export * from "./loop/index.js";
 export * from "./observe/index.js";
 export * from "./plan/index.js";
