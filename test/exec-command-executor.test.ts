@@ -142,6 +142,15 @@ describe("CommandExecutor output", () => {
     expect(result.output).toBe("6789abcdef");
   });
 
+  it("counts the tail in bytes of UTF-8 and never keeps half a character", async () => {
+    // "é" is 2 bytes, "😀" 4 (a surrogate pair in a JS string): "😀abcdé" is 10 bytes, one more "é" would be 12.
+    const result = await run(fake("echo-stdin", { tailBytes: 11 }), "xxxé😀abcdé");
+    expect(result.output).toBe("😀abcdé");
+    expect(Buffer.byteLength(result.output)).toBe(10);
+    const cut = await run(fake("echo-stdin", { tailBytes: 3 }), "😀é");
+    expect(cut.output).toBe("é");
+  });
+
   it("maps the exit code to success, and parse can override", async () => {
     const failed = await run(fake("exit-code", {}, { FAKE_AGENT_EXIT_CODE: "3" }));
     expect(failed).toMatchObject({ success: false, output: "bye\n" });

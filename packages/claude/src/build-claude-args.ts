@@ -55,7 +55,9 @@ export function buildClaudeArgs(
 ): string[] {
   const settings = options ?? {};
   // A prompt that starts with "-" would read as a flag (`-p` is a switch, the prompt a
-  // positional argument): it goes last, after the `--` that ends the options.
+  // positional argument; the CLI answers "error: unknown option"): it goes last, after the `--`
+  // that ends the options. The CLI parses with commander, which stops at `--`; users of Claude
+  // Code 2.1.x report the same (anthropics/claude-code#25925, and projects that pass `-- <prompt>`).
   const promptLooksLikeFlag = request.prompt.startsWith("-");
   const args = promptLooksLikeFlag ? ["-p"] : ["-p", request.prompt];
   args.push("--output-format", "stream-json", "--verbose");

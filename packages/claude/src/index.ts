@@ -37,11 +37,18 @@ export {
   withRalphLoopIteration,
 } from "./ralph-loop-state.js";
 export {
+  DEFAULT_RALPH_LOOP_STATE_PATH,
   handleStopHook,
   type StopHookInput,
   type StopHookOptions,
   type StopHookResult,
+  stopHookTerminalId,
   toHookOutput,
 } from "./stop-hook.js";
+export {
+  decideStop,
+  type StopHookPolicyDecision,
+  type StopHookPolicyInput,
+} from "./stop-hook-policy.js";
 export { type ClaudeProcessOutcome, toExecutionResult } from "./to-execution-result.js";
 export { isTransientOverload } from "./transient-overload.js";

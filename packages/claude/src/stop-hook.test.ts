@@ -1,3 +1,4 @@
+import { resolveConfig } from "@loop/core";
 import { describe, expect, it } from "vitest";
 import { parseRalphLoopState, withRalphLoopIteration } from "./ralph-loop-state.js";
 import { handleStopHook, type StopHookInput, toHookOutput } from "./stop-hook.js";
@@ -150,14 +151,61 @@ describe("handleStopHook", () => {
     expect(fs.writes).toEqual([]);
   });
 
-  it("allows at max_iterations and says so", async () => {
+  it("allows at max_iterations (the state file's, not the config's) and says so", async () => {
     const fs = memoryFs({
       [STATE_PATH]: stateFile({ iteration: "20", max_iterations: "20" }),
       [PRD_PATH]: prdFile(STORIES),
     });
+    const config = resolveConfig({ limits: { max_iterations: 100 } });
+    const result = await handleStopHook(input, { ...fs, config });
+    expect(result.decision).toBe("allow");
+    expect(result.exit?.reason).toBe("max_iterations");
+    expect(result.stderr).toBe(
+      "ralph loop: stopping (max_iterations): iteration 20 of 20; allowing stop.",
+    );
+    expect(fs.writes).toEqual([]);
+    const below = memoryFs({
+      [STATE_PATH]: stateFile({ iteration: "19", max_iterations: "20" }),
+      [PRD_PATH]: prdFile(STORIES),
+    });
+    expect((await handleStopHook(input, below)).decision).toBe("block");
+  });
+
+  it("allows when the agent's last answer says it is blocked", async () => {
+    const answer = [
+      "I cannot reach the database.",
+      "---RALPH_STATUS---",
+      "STATUS: BLOCKED",
+      "EXIT_SIGNAL: false",
+      "---END_RALPH_STATUS---",
+    ].join("\n");
+    const fs = memoryFs({
+      [STATE_PATH]: stateFile(),
+      [PRD_PATH]: prdFile(STORIES),
+      [input.transcript_path as string]: [
+        transcriptLine("user", "Build the todo API."),
+        transcriptLine("assistant", answer),
+      ].join("\n"),
+    });
     const result = await handleStopHook(input, fs);
     expect(result.decision).toBe("allow");
-    expect(result.stderr).toContain("max_iterations (20) reached");
+    expect(result.exit?.reason).toBe("blocked");
+    expect(result.stderr).toContain("stopping (blocked)");
+    expect(fs.writes).toEqual([]);
+  });
+
+  it("asks a custom policy, as runLoop does", async () => {
+    const fs = memoryFs({ [STATE_PATH]: stateFile(), [PRD_PATH]: prdFile(STORIES) });
+    const result = await handleStopHook(input, {
+      ...fs,
+      policy: (policyInput, defaultPolicy) => {
+        const decision = defaultPolicy(policyInput);
+        return policyInput.iterations >= 1
+          ? { ...decision, exit: true, reason: "budget_exhausted" }
+          : decision;
+      },
+    });
+    expect(result).toMatchObject({ decision: "allow", exit: { reason: "budget_exhausted" } });
     expect(fs.writes).toEqual([]);
   });
 
@@ -178,7 +226,10 @@ describe("handleStopHook", () => {
       [STATE_PATH]: stateFile(),
       [PRD_PATH]: prdFile(STORIES.map((story) => ({ ...story, passes: true }))),
     });
-    expect(await handleStopHook(input, fs)).toEqual({ decision: "allow" });
+    const result = await handleStopHook(input, fs);
+    expect(result.decision).toBe("allow");
+    expect(result.exit?.reason).toBe("prd_complete");
+    expect(result.stderr).toContain("3 of 3 stories pass");
     expect(fs.writes).toEqual([]);
   });
 
@@ -193,6 +244,7 @@ describe("handleStopHook", () => {
     expect(result.reason).toContain("- GET /todos works");
     expect(result.reason).not.toContain("S2");
     expect(result.reason).toContain("iteration 4 of 20");
+    expect(result.exit).toMatchObject({ exit: false, reason: null });
     const after = before.replace("iteration: 3\n", "iteration: 4\n");
     expect(after).not.toBe(before);
     expect(result.stateText).toBe(after);
@@ -227,13 +279,11 @@ describe("handleStopHook", () => {
 });
 
 describe("toHookOutput", () => {
-  it("prints the block decision as JSON and nothing for allow", () => {
-    expect(JSON.parse(toHookOutput({ decision: "block", reason: "go on", stateText: "" }))).toEqual(
-      {
-        decision: "block",
-        reason: "go on",
-      },
-    );
+  it("prints the block decision as JSON and nothing for allow", async () => {
+    const fs = memoryFs({ [STATE_PATH]: stateFile(), [PRD_PATH]: prdFile(STORIES) });
+    const block = await handleStopHook(input, fs);
+    if (block.decision !== "block") throw new Error("expected a block");
+    expect(JSON.parse(toHookOutput(block))).toEqual({ decision: "block", reason: block.reason });
     expect(toHookOutput({ decision: "allow", stderr: "x" })).toBe("");
   });
 });

@@ -1,14 +1,27 @@
 import { isAbsolute, join } from "node:path";
 import {
+  type ChatTurn,
   type Concern,
+  createInitialState,
+  createStateManager,
+  type ExitDecision,
+  type ExitPolicy,
   extractUserConcerns,
+  formatTimestamp,
+  type LoopConfig,
+  type LoopState,
   type Prd,
   type PrdStory,
   parseClaudeTranscript,
   parsePrd,
-  storyDependenciesMet,
+  resolveConfig,
+  type StateManager,
+  type StateStore,
+  sanitizeTerminalId,
 } from "@loop/core";
 import { parseRalphLoopState, withRalphLoopIteration } from "./ralph-loop-state.js";
+import { decideStop } from "./stop-hook-policy.js";
+import { countEditedFiles, transcriptSince } from "./transcript-since.js";
 
 /** The JSON Claude Code gives a Stop hook on stdin. */
 export interface StopHookInput {
@@ -30,13 +43,35 @@ export interface StopHookOptions {
   readonly statePath?: string | undefined;
   /** How many of the transcript's last turns are read for user concerns. Default 10. */
   readonly lookbackTurns?: number | undefined;
+  /**
+   * The loop's config (`exit_policy`, `stop_when`, `circuit_breaker`, `tasks.max_attempts`,
+   * `limits`). `limits.max_iterations` is always the state file's. Default: the defaults.
+   */
+  readonly config?: LoopConfig | undefined;
+  /** A policy wrapping or replacing `shouldExit`, as `runLoop`'s `policy` option. */
+  readonly policy?: ExitPolicy | undefined;
+  /**
+   * Where the loop state is kept across stops (attempts per story, the stop detectors' streaks,
+   * the circuit breaker), under {@link stopHookTerminalId}. Without it, each stop is judged on
+   * its own evidence and no story is ever given up.
+   */
+  readonly stateStore?: StateStore | undefined;
+  /** The current time in epoch milliseconds (time limit, breaker cooldown). Default `Date.now`. */
+  readonly now?: (() => number) | undefined;
 }
 
 /** What the Stop hook decided. */
 export type StopHookResult =
-  | { readonly decision: "allow"; readonly stderr?: string }
+  | {
+      readonly decision: "allow";
+      readonly stderr?: string;
+      /** The policy's decision, when the policy was asked (not for an inactive loop). */
+      readonly exit?: ExitDecision;
+    }
   | {
       readonly decision: "block";
+      /** The policy's decision to go on, with every check behind it. */
+      readonly exit: ExitDecision;
       /** What Claude is told to do next: the loop prompt, the next story, open concerns. */
       readonly reason: string;
       /** The state file's new text, with `iteration` advanced by one. */
@@ -51,7 +86,7 @@ function resolvePath(cwd: string, path: string): string {
   return isAbsolute(path) ? path : join(cwd, path);
 }
 
-function allow(stderr?: string): StopHookResult {
+function allow(stderr?: string): { decision: "allow"; stderr?: string } {
   return stderr === undefined ? { decision: "allow" } : { decision: "allow", stderr };
 }
 
@@ -59,13 +94,9 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The first failing story whose dependencies all pass, or `null`. */
-function nextStory(prd: Prd): PrdStory | null {
-  return prd.stories.find((story) => !story.passes && storyDependenciesMet(prd, story.id)) ?? null;
-}
-
-function describeStory(story: PrdStory): string {
+function describeStory(story: PrdStory, attempt: number, maxAttempts: number): string {
   const lines = [`Next story: ${story.id} — ${story.title}`];
+  if (attempt > 1) lines.push(`Attempt ${attempt} of ${maxAttempts}.`);
   if (story.description !== null) lines.push(story.description);
   if (story.acceptanceCriteria.length > 0) {
     lines.push("Acceptance criteria:", ...story.acceptanceCriteria.map((item) => `- ${item}`));
@@ -81,38 +112,99 @@ function describeConcerns(concerns: readonly Concern[]): string {
   ].join("\n");
 }
 
-async function readConcerns(
+function describeFailed(failed: readonly string[]): string {
+  return `Given up after ${failed.length === 1 ? "its attempts" : "their attempts"} (recorded in the loop state): ${failed.join(", ")}.`;
+}
+
+async function readTranscript(
   input: StopHookInput,
   options: StopHookOptions,
-): Promise<{ concerns: Concern[]; stderr?: string }> {
+): Promise<{ text: string; stderr?: string }> {
   const path = input.transcript_path;
-  if (typeof path !== "string" || path === "") return { concerns: [] };
+  if (typeof path !== "string" || path === "") return { text: "" };
   try {
-    const text = await options.readFile(path);
-    if (text === null) return { concerns: [] };
-    const lookback = options.lookbackTurns;
-    return {
-      concerns: extractUserConcerns(
-        parseClaudeTranscript(text),
-        lookback === undefined ? null : { lookbackTurns: lookback },
-      ),
-    };
+    return { text: (await options.readFile(path)) ?? "" };
   } catch (error) {
-    return { concerns: [], stderr: `ralph loop: transcript not read: ${errorMessage(error)}` };
+    return { text: "", stderr: `ralph loop: transcript not read: ${errorMessage(error)}` };
   }
+}
+
+function lastAssistantText(turns: readonly ChatTurn[]): string {
+  for (let index = turns.length - 1; index >= 0; index -= 1) {
+    const turn = turns[index];
+    if (turn?.role === "assistant") return turn.text;
+  }
+  return "";
+}
+
+/** The terminal id under which the hook keeps a session's loop state. */
+export function stopHookTerminalId(sessionId: string): string {
+  return sanitizeTerminalId(`ralph-${sessionId}`);
+}
+
+async function readPrevious(
+  manager: StateManager | null,
+  terminalId: string,
+  notes: string[],
+): Promise<LoopState | null> {
+  if (manager === null) return null;
+  try {
+    const read = await manager.readState(terminalId);
+    if (read.recovery !== null) {
+      notes.push(`ralph loop: loop state recovered from ${read.recovery.from}.`);
+    }
+    return read.state;
+  } catch (error) {
+    notes.push(`ralph loop: loop state not read, starting fresh: ${errorMessage(error)}`);
+    return null;
+  }
+}
+
+async function writeLoopState(
+  manager: StateManager | null,
+  terminalId: string,
+  state: LoopState,
+  notes: string[],
+): Promise<void> {
+  if (manager === null) return;
+  try {
+    await manager.writeState(terminalId, state);
+  } catch (error) {
+    notes.push(`ralph loop: loop state not saved: ${errorMessage(error)}`);
+  }
+}
+
+function exitMessage(decision: ExitDecision): string {
+  const check = decision.checks.find((item) => item.name === decision.reason);
+  const detail = check?.detail ? `: ${check.detail}` : "";
+  return `ralph loop: stopping (${decision.reason ?? "policy"})${detail}; allowing stop.`;
+}
+
+function withNotes(notes: readonly string[], message?: string): string | undefined {
+  const lines = message === undefined ? notes : [...notes, message];
+  return lines.length === 0 ? undefined : lines.join("\n");
 }
 
 /**
  * The ralph loop's Claude Code Stop hook: keep the session going while prd.json has failing
- * stories. It allows the stop when there is no state file, the file is malformed (reason on
- * stderr), the loop is inactive, the state belongs to another session, `max_iterations` is
- * reached, prd.json cannot be read or parsed, or every story passes. Otherwise it blocks with
- * the loop prompt, the next eligible story and the user's unresolved concerns from the
- * transcript, and writes the state back with `iteration` advanced by one (only that value
- * changes in the file).
+ * stories, deciding with the same exit policy as `runLoop` (`shouldExit`, or `options.policy`).
+ *
+ * It allows the stop, doing nothing, when there is no state file (the agent deleted it to bail
+ * out), the loop is inactive, or the state belongs to another session. It allows the stop, with
+ * the reason on stderr, when the file is malformed, prd.json cannot be read or parsed, or the
+ * policy says stop: every story passes (`prd_complete`), `max_iterations` (the state file's)
+ * is reached, the agent's last answer says it is blocked or only asks questions, stories are
+ * stuck on failed dependencies, the circuit breaker opened, the time limit passed…
+ *
+ * Otherwise it blocks with the loop prompt, the next runnable story (a story that made no
+ * progress for `tasks.max_attempts` stops is given up and the loop moves on) and the user's
+ * unresolved concerns from the transcript, and writes the state file back with `iteration`
+ * advanced by one (only that value changes in the file). With `options.stateStore`, the loop
+ * state (attempts per story, streaks, the breaker) is kept across stops under
+ * {@link stopHookTerminalId}; without one each stop is judged on its own evidence.
  *
  * @param input - the hook's JSON from stdin.
- * @param options - file access, the state path and the concern lookback.
+ * @param options - file access, the state path, the config, policy, store and clock.
  * @returns the decision; pass it to {@link toHookOutput} for stdout.
  */
 export async function handleStopHook(
@@ -127,44 +219,77 @@ export async function handleStopHook(
     const problems = parsed.problems.map((problem) => `  line ${problem.line}: ${problem.message}`);
     return allow(`ralph loop: ${statePath} is malformed; allowing stop.\n${problems.join("\n")}`);
   }
-  const { state } = parsed;
-  if (!state.active) return allow();
-  if (state.sessionId !== input.session_id) return allow();
-  if (state.iteration >= state.maxIterations) {
-    return allow(
-      `ralph loop: max_iterations (${state.maxIterations}) reached at iteration ${state.iteration}; allowing stop.`,
-    );
-  }
-  const prdPath = resolvePath(input.cwd, state.prdPath);
+  const { state: ralph } = parsed;
+  if (!ralph.active) return allow();
+  if (ralph.sessionId !== input.session_id) return allow();
+  const prdPath = resolvePath(input.cwd, ralph.prdPath);
   let prd: Prd;
   try {
     const prdText = await options.readFile(prdPath);
     if (prdText === null) return allow(`ralph loop: ${prdPath} not found; allowing stop.`);
-    prd = parsePrd(prdText, { file: state.prdPath });
+    prd = parsePrd(prdText, { file: ralph.prdPath });
   } catch (error) {
     return allow(`ralph loop: ${prdPath} is invalid; allowing stop.\n${errorMessage(error)}`);
   }
-  if (prd.stories.every((story) => story.passes)) return allow();
-  const next = nextStory(prd);
-  const { concerns, stderr } = await readConcerns(input, options);
-  const iteration = state.iteration + 1;
+  const notes: string[] = [];
+  const transcript = await readTranscript(input, options);
+  if (transcript.stderr !== undefined) notes.push(transcript.stderr);
+  const now = (options.now ?? Date.now)();
+  const manager = options.stateStore ? createStateManager(options.stateStore) : null;
+  const terminalId = stopHookTerminalId(input.session_id);
+  const previous = await readPrevious(manager, terminalId, notes);
+  const config = options.config ?? resolveConfig();
+  const turns = parseClaudeTranscript(transcript.text);
+  const since = transcriptSince(transcript.text, previous?.transcript_lines ?? 0);
+  const decided = decideStop({
+    config,
+    ralph,
+    prd,
+    answer: lastAssistantText(parseClaudeTranscript(since.recent)),
+    filesChanged: countEditedFiles(since.recent),
+    previous,
+    initial: createInitialState({ planPath: ralph.prdPath, now: formatTimestamp(now) }),
+    now,
+    policy: options.policy,
+  });
+  const { decision, selection } = decided;
+  const state: LoopState = {
+    ...decided.state,
+    session_id: input.session_id,
+    transcript_lines: since.lines,
+  };
+  await writeLoopState(manager, terminalId, state, notes);
+  if (decision.exit) return { ...allow(withNotes(notes, exitMessage(decision))), exit: decision };
+
+  const iteration = ralph.iteration + 1;
   const newState = withRalphLoopIteration(stateText, iteration);
   if (newState === null) {
-    return allow(`ralph loop: cannot advance 'iteration' in ${statePath}; allowing stop.`);
+    return allow(
+      withNotes(notes, `ralph loop: cannot advance 'iteration' in ${statePath}; allowing stop.`),
+    );
   }
+  const story =
+    selection.kind === "task" ? prd.stories.find((item) => item.id === selection.task.id) : null;
   const sections = [
-    state.prompt,
-    `Ralph loop iteration ${iteration} of ${state.maxIterations}.`,
-    next === null
-      ? "No failing story has all its dependencies passing: check prd.json's dependencies."
-      : describeStory(next),
+    ralph.prompt,
+    `Ralph loop iteration ${iteration} of ${ralph.maxIterations}.`,
+    story && selection.kind === "task"
+      ? describeStory(story, selection.attempt, config.tasks.max_attempts)
+      : "No story can run now: check prd.json's stories and dependencies.",
   ];
+  if (state.failed_tasks.length > 0) sections.push(describeFailed(state.failed_tasks));
+  const lookback = options.lookbackTurns;
+  const concerns = extractUserConcerns(
+    turns,
+    lookback === undefined ? null : { lookbackTurns: lookback },
+  );
   if (concerns.length > 0) sections.push(describeConcerns(concerns));
   await options.writeFile(statePath, newState);
   const reason = sections.join("\n\n");
+  const stderr = withNotes(notes);
   return stderr === undefined
-    ? { decision: "block", reason, stateText: newState }
-    : { decision: "block", reason, stateText: newState, stderr };
+    ? { decision: "block", reason, stateText: newState, exit: decision }
+    : { decision: "block", reason, stateText: newState, exit: decision, stderr };
 }
 
 /**

@@ -12,20 +12,35 @@ export interface OutputLine {
 }
 
 /**
+ * The end of `text` that fits in `maxBytes` bytes of UTF-8, cut at a character boundary (never
+ * half a character, never half a surrogate pair).
+ */
+export function utf8Tail(text: string, maxBytes: number): string {
+  // Each UTF-16 code unit takes 1 to 3 bytes: skip the encoding when the text surely fits.
+  if (text.length * 3 <= maxBytes) return text;
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= maxBytes) return text;
+  let start = bytes.length - maxBytes;
+  // Step past continuation bytes (10xxxxxx) to the first byte of a character.
+  while (start < bytes.length && ((bytes[start] ?? 0) & 0xc0) === 0x80) start += 1;
+  return bytes.subarray(start).toString("utf8");
+}
+
+/**
  * Decodes one output stream of a child as UTF-8 (a multi-byte character split across chunks is
  * kept whole), hands complete lines to a callback, and keeps a bounded tail of the text.
  */
 export class OutputStream {
   readonly #decoder = new StringDecoder("utf8");
   readonly #stream: OutputStreamName;
-  readonly #tailCharacters: number;
+  readonly #tailBytes: number;
   readonly #onLine: ((line: OutputLine) => void) | undefined;
   #tail = "";
   #partialLine = "";
 
   /**
    * @param stream - which stream this is, for the lines.
-   * @param tailBytes - how much text to keep, at most (counted in UTF-16 code units, a close bound).
+   * @param tailBytes - how much text to keep, at most, in bytes of UTF-8.
    * @param onLine - called with every complete line; errors it throws are ignored.
    */
   constructor(
@@ -34,7 +49,7 @@ export class OutputStream {
     onLine: ((line: OutputLine) => void) | undefined,
   ) {
     this.#stream = stream;
-    this.#tailCharacters = tailBytes;
+    this.#tailBytes = tailBytes;
     this.#onLine = onLine;
   }
 
@@ -57,17 +72,12 @@ export class OutputStream {
 
   #append(text: string): void {
     if (text === "") return;
-    this.#tail += text;
-    if (this.#tail.length > this.#tailCharacters) {
-      this.#tail = this.#tail.slice(this.#tail.length - this.#tailCharacters);
-    }
+    this.#tail = utf8Tail(this.#tail + text, this.#tailBytes);
     if (this.#onLine === undefined) return;
     const pieces = (this.#partialLine + text).split("\n");
     this.#partialLine = pieces.pop() ?? "";
     // Keep an unterminated line bounded too: a child that never prints "\n" must not grow it.
-    if (this.#partialLine.length > this.#tailCharacters) {
-      this.#partialLine = this.#partialLine.slice(-this.#tailCharacters);
-    }
+    this.#partialLine = utf8Tail(this.#partialLine, this.#tailBytes);
     for (const piece of pieces) this.#emit(piece.endsWith("\r") ? piece.slice(0, -1) : piece);
   }
 

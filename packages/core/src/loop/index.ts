@@ -13,7 +13,8 @@ export type {
   UsageLimit,
 } from "./executor.js";
 export type { LoopEvents } from "./loop-events.js";
-export type { LoopTask } from "./plan-view.js";
+export { type IterationOutcome, observeOutcome } from "./observe-outcome.js";
+export { type LoopTask, storyTasks } from "./plan-view.js";
 export type { PromptContext } from "./prompt-context.js";
 export {
   PROMPT_PLACEHOLDER_NAMES,

@@ -31,7 +31,12 @@ export interface IterationOutcome {
 
 /**
  * The state after feeding one iteration to the completion indicators, the stop detectors and
- * the circuit breaker (pure), and whether the agent only asked questions.
+ * the circuit breaker (pure), and whether the agent only asked questions. `runLoop` calls it
+ * after every iteration that was not aborted; a loop driven from outside (the Claude Code Stop
+ * hook) calls it to keep the same streaks, so {@link shouldExit} decides on the same evidence.
+ *
+ * @param input - the state so far and what the iteration did.
+ * @returns the next state, and whether the iteration only asked the user questions.
  */
 export function observeOutcome(input: IterationOutcome): {
   state: LoopState;

@@ -31,6 +31,17 @@ export function isPrdSource(source: PlanSource): boolean {
   return source.path.toLowerCase().endsWith(".json");
 }
 
+/**
+ * A prd.json's stories as the loop runs them: one task per story, `done` when it passes, with
+ * its dependencies, and its 1-based position in the story list as its line.
+ *
+ * @param prd - a parsed prd.json.
+ * @returns the tasks in story order.
+ */
+export function storyTasks(prd: Prd): LoopTask[] {
+  return prd.stories.map(storyAsTask);
+}
+
 function storyAsTask(story: Prd["stories"][number], index: number): LoopTask {
   return {
     id: story.id,
@@ -55,7 +66,7 @@ export async function readPlanView(
   const text = await source.read();
   if (isPrdSource(source)) {
     const prd = parsePrd(text, { file: source.path });
-    return { text, tasks: prd.stories.map(storyAsTask), status: null, requirements: [], prd };
+    return { text, tasks: storyTasks(prd), status: null, requirements: [], prd };
   }
   const parsed: ParsedPlan = cache.parse(text, { file: source.path, optionalHeadings });
   return {

@@ -71,6 +71,9 @@ export const LoopStateSchema = z.looseObject(
     ).optional(),
     stop_counters: PersistedStopCountersSchema.optional(),
     run: RunRecordSchema.optional(),
+    transcript_lines: countField(
+      "Stop-hook loops: lines of the session transcript already read at the previous stop.",
+    ).optional(),
   },
   expected("a JSON object (the loop_state document)"),
 );
