@@ -92,6 +92,11 @@ describe("ClaudeExecutor", () => {
       "--resume",
       "sess-previous",
     ]);
+    expect(executor.commandLine({ prompt, sessionId: "sess-previous" })).toEqual({
+      command: FAKE_CLAUDE,
+      args: JSON.parse(readFileSync(join(folder, "argv.json"), "utf8")),
+      stdin: null,
+    });
   });
 
   it("a success reports the result text, the cost and the session id", async () => {

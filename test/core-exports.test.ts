@@ -92,6 +92,7 @@ const expected = [
   "parsePromptTemplate",
   "parseStatusBlock",
   "parseTimestamp",
+  "previewIteration",
   "rateWindowStart",
   "readMetrics",
   "recordCall",

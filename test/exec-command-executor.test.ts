@@ -104,6 +104,19 @@ describe("CommandExecutor prompt passing (never a shell)", () => {
     expect(JSON.parse(result.output).argv).toEqual(["--prompt", hostile, "a"]);
   });
 
+  it("shows the process it would start, the one execute starts", async () => {
+    const executor = fake("echo-args", { promptVia: "argument", args: ["--x"] });
+    const line = executor.commandLine({ prompt: hostile });
+    expect(line).toEqual({ command: fakeAgent, args: ["--x", hostile], stdin: null });
+    const result = await run(executor, hostile);
+    expect(JSON.parse(result.output).argv).toEqual(line.args);
+    expect(fake("echo-stdin", { args: ["-q"] }).commandLine({ prompt: hostile })).toEqual({
+      command: fakeAgent,
+      args: ["-q"],
+      stdin: hostile,
+    });
+  });
+
   it("gives the agent /dev/null as stdin when the prompt is an argument", async () => {
     const result = await run(fake("echo-stdin", { promptVia: "argument" }), "p");
     expect(result).toMatchObject({ success: true, output: "" });

@@ -1,5 +1,5 @@
 import type { ExecuteOptions, ExecutionRequest, ExecutionResult, Executor } from "@loop/core";
-import { CommandExecutor, type OutputLine } from "@loop/exec";
+import { CommandExecutor, type CommandLine, type OutputLine } from "@loop/exec";
 import { buildClaudeArgs, type ClaudeArgsOptions } from "./build-claude-args.js";
 import { createClaudeStreamParser } from "./claude-stream-parser.js";
 import { toExecutionResult } from "./to-execution-result.js";
@@ -69,6 +69,21 @@ export class ClaudeExecutor implements Executor {
    * @param options - the engine's `signal`.
    * @returns the result; never throws for a failed, stopped or unstartable run.
    */
+  /**
+   * The `claude` process `execute` starts for a request — the executable and every argument —
+   * without starting it (what `loop run --dry-run` prints). Standard input is closed.
+   *
+   * @param request - the request's prompt and the session to resume.
+   */
+  commandLine(request: Pick<ExecutionRequest, "prompt" | "sessionId">): CommandLine {
+    const settings = this.#options;
+    return {
+      command: settings.bin ?? "claude",
+      args: buildClaudeArgs(settings, request),
+      stdin: null,
+    };
+  }
+
   execute(request: ExecutionRequest, options: ExecuteOptions): Promise<ExecutionResult> {
     const settings = this.#options;
     const parser = createClaudeStreamParser();

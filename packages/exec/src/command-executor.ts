@@ -6,6 +6,7 @@ import {
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_TAIL_BYTES,
 } from "./command-executor-options.js";
+import type { CommandLine } from "./command-line.js";
 import type { CommandRun } from "./command-run.js";
 import { OutputStream } from "./output-stream.js";
 import { signalProcessGroup } from "./process-group.js";
@@ -88,6 +89,21 @@ export class CommandExecutor implements Executor {
     if (progress === undefined || snapshot === undefined) return result;
     const measured = await progress.after(snapshot);
     return { ...result, filesChanged: result.filesChanged ?? measured.filesChanged };
+  }
+
+  /**
+   * The process `execute` starts for a request — the command, its arguments and what goes on
+   * standard input — without starting it (what `loop run --dry-run` prints).
+   *
+   * @param request - the request; only `prompt` is used.
+   */
+  commandLine(request: Pick<ExecutionRequest, "prompt">): CommandLine {
+    const viaStdin = (this.#options.promptVia ?? "stdin") === "stdin";
+    return {
+      command: this.#options.command,
+      args: [...this.#argv(request.prompt)],
+      stdin: viaStdin ? request.prompt : null,
+    };
   }
 
   #argv(prompt: string): readonly string[] {

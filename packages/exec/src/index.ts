@@ -7,6 +7,7 @@ export { codexExecutor } from "./codex-executor.js";
 export { CommandExecutor, defaultParse } from "./command-executor.js";
 export type { CommandExecutorOptions } from "./command-executor-options.js";
 export { DEFAULT_KILL_GRACE_MS, DEFAULT_TAIL_BYTES } from "./command-executor-options.js";
+export type { CommandLine } from "./command-line.js";
 export type { CommandRun } from "./command-run.js";
 export type { GeminiExecutorOptions } from "./gemini-executor.js";
 export { geminiExecutor } from "./gemini-executor.js";

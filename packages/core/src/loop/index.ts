@@ -15,6 +15,7 @@ export type {
 export type { LoopEvents } from "./loop-events.js";
 export { type IterationOutcome, observeOutcome } from "./observe-outcome.js";
 export { type LoopTask, storyTasks } from "./plan-view.js";
+export { type IterationPreview, previewIteration } from "./preview-iteration.js";
 export type { PromptContext } from "./prompt-context.js";
 export {
   PROMPT_PLACEHOLDER_NAMES,

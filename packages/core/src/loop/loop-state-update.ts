@@ -1,4 +1,5 @@
 import type { LoopState } from "../state/loop-state.js";
+import type { PlanView } from "./plan-view.js";
 
 /** Adds `ids` to a list of ids, keeping order and never repeating one. */
 export function withIds(list: readonly string[], ids: readonly string[]): string[] {
@@ -10,4 +11,18 @@ export function withIds(list: readonly string[], ids: readonly string[]): string
 /** The state with the attempts of `taskId` set to `attempts`. */
 export function withAttempts(state: LoopState, taskId: string, attempts: number): LoopState {
   return { ...state, task_attempts: { ...(state.task_attempts ?? {}), [taskId]: attempts } };
+}
+
+/** The state with `completed_tasks` as the plan shows them now (an agent may uncheck one). */
+export function withCompletedFromPlan(state: LoopState, view: PlanView): LoopState {
+  const done = view.tasks.filter((task) => task.done).map((task) => task.id);
+  return {
+    ...state,
+    completed_tasks: withIds(
+      state.completed_tasks.filter(
+        (id) => done.includes(id) || !view.tasks.some((task) => task.id === id),
+      ),
+      done,
+    ),
+  };
 }

@@ -1,7 +1,6 @@
 import { EventEmitter } from "eventemitter3";
 import { checkConfig } from "../config/config-warnings.js";
 import type { LoopConfig } from "../config/loop-config.js";
-import { resolveConfig } from "../config/resolve-config.js";
 import { bestEffort } from "../observe/best-effort-logger.js";
 import { createDecisionEvent } from "../observe/create-decision-event.js";
 import type { DecisionEvent } from "../observe/decision-event.js";
@@ -18,14 +17,13 @@ import { checkRateLimit, recordCall } from "../policy/rate-limiter.js";
 import { type ExitDecision, shouldExit } from "../policy/should-exit.js";
 import { selectNextTask } from "../policy/task-selection.js";
 import { createInitialState } from "../state/initial-state.js";
-import { formatTimestamp, parseTimestamp } from "../state/iso-timestamp.js";
+import { formatTimestamp } from "../state/iso-timestamp.js";
 import type { LoopState } from "../state/loop-state.js";
 import {
   fromCircuitBreakerState,
   toCircuitBreakerState,
 } from "../state/persisted-circuit-breaker.js";
 import { fromRateWindow, toRateWindow } from "../state/persisted-rate-window.js";
-import { toStopCounters } from "../state/persisted-stop-counters.js";
 import { startRun } from "../state/start-run.js";
 import { createStateManager, type StateManager } from "../state/state-manager.js";
 import type { StateLock } from "../state/state-store.js";
@@ -34,16 +32,17 @@ import type { ResponseSignals } from "../status/response-signals.js";
 import type { Concern } from "../verify/user-concerns.js";
 import { extractUserConcerns } from "../verify/user-concerns.js";
 import { verifyCompletion } from "../verify/verify-completion.js";
-import { buildPrompt } from "./build-prompt.js";
 import type { Clock } from "./clock.js";
 import { executeWithTimeout } from "./execute-with-timeout.js";
 import type { ExecutionResult, UsageLimit } from "./executor.js";
 import { asError, reasonForError } from "./exit-reason-for-error.js";
+import { iterationRequest } from "./iteration-request.js";
+import { loadLoopConfig } from "./load-loop-config.js";
 import type { LoopEvents } from "./loop-events.js";
-import { withAttempts, withIds } from "./loop-state-update.js";
-import { mergeConfig } from "./merge-config.js";
+import { withAttempts, withCompletedFromPlan, withIds } from "./loop-state-update.js";
 import { observeOutcome } from "./observe-outcome.js";
 import { applyPlanChanges, type LoopTask, type PlanView, readPlanView } from "./plan-view.js";
+import { policyInputFor } from "./policy-input.js";
 import { parsePromptTemplate } from "./prompt-template-parser.js";
 import { defaultRunId } from "./run-id.js";
 import type { LoopResult, RunLoopOptions } from "./run-loop-options.js";
@@ -201,10 +200,8 @@ class LoopRun {
     };
   }
 
-  private async loadConfig(): Promise<LoopConfig> {
-    const loaded = (await this.options.loadConfig?.()) ?? {};
-    const overrides = this.options.config ?? {};
-    return resolveConfig(mergeConfig(loaded, overrides));
+  private loadConfig(): Promise<LoopConfig> {
+    return loadLoopConfig(this.options);
   }
 
   private async readState(): Promise<LoopState> {
@@ -322,42 +319,25 @@ class LoopRun {
         kind: task ? "task" : "wrap_up",
       });
 
-      const prompt = buildPrompt(
-        {
-          kind: task ? "task" : "wrap_up",
-          task,
-          plan: { path: this.options.plan.path, text: view.text },
-          iteration,
-          attempt,
-          maxAttempts: config.tasks.max_attempts,
-          unmetRequirements: this.unmetRequirements,
-          concerns: this.concerns,
-          unansweredQuestions: this.unansweredQuestions,
-          previousFailure: task ? (this.lastFailure.get(task.id) ?? null) : null,
-          completionPromise: this.options.prompt?.completionPromise ?? null,
-        },
-        { template: this.options.prompt?.template ?? null },
-      );
-      const outcome = await executeWithTimeout(
-        this.options.executor,
-        {
-          kind: task ? "task" : "wrap_up",
-          task,
-          prompt,
-          iteration,
-          attempt,
-          terminalId: this.terminalId,
-          plan: { path: this.options.plan.path, text: view.text },
-          sessionId: this.sessionId,
-          unmetRequirements: this.unmetRequirements,
-          concerns: this.concerns,
-        },
-        {
-          clock: this.clock,
-          timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
-          signal: this.options.signal,
-        },
-      );
+      const request = iterationRequest({
+        options: this.options,
+        config,
+        view,
+        task,
+        iteration,
+        attempt,
+        terminalId: this.terminalId,
+        sessionId: this.sessionId,
+        unmetRequirements: this.unmetRequirements,
+        concerns: this.concerns,
+        unansweredQuestions: this.unansweredQuestions,
+        previousFailure: task ? (this.lastFailure.get(task.id) ?? null) : null,
+      });
+      const outcome = await executeWithTimeout(this.options.executor, request, {
+        clock: this.clock,
+        timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
+        signal: this.options.signal,
+      });
       this.state = {
         ...this.state,
         rate_window: fromRateWindow(
@@ -404,17 +384,7 @@ class LoopRun {
 
   /** Completed task ids as the plan shows them now (an agent may also have unchecked one). */
   private syncCompleted(view: PlanView): LoopState {
-    const state = this.state as LoopState;
-    const done = view.tasks.filter((task) => task.done).map((task) => task.id);
-    return {
-      ...state,
-      completed_tasks: withIds(
-        state.completed_tasks.filter(
-          (id) => done.includes(id) || !view.tasks.some((task) => task.id === id),
-        ),
-        done,
-      ),
-    };
+    return withCompletedFromPlan(this.state as LoopState, view);
   }
 
   private failTask(taskId: string, reason: string): void {
@@ -432,24 +402,16 @@ class LoopRun {
     selection: ExitPolicyInput["selection"],
     signals: ResponseSignals | null,
   ): ExitDecision {
-    const state = this.state as LoopState;
-    const input: ExitPolicyInput = {
+    const input = policyInputFor({
       config,
-      tasks: view.tasks,
-      planStatus: view.status,
-      signals,
-      verification: this.verificationPassed === null ? null : { passed: this.verificationPassed },
-      stories: view.prd?.stories ?? null,
+      view,
+      state: this.state as LoopState,
       selection,
-      iterations: state.loop_metadata.iterations,
-      completionIndicators: state.completion_indicators,
-      costUsd: state.cost_usd ?? 0,
-      startedAt: parseTimestamp(state.run?.started_at ?? state.loop_metadata.started_at),
+      signals,
+      verificationPassed: this.verificationPassed,
       now: this.clock.now(),
-      circuit: toCircuitBreakerState(state.circuit_breaker).state,
-      counters: toStopCounters(state.stop_counters),
       aborted: this.options.signal?.aborted === true,
-    };
+    });
     const decision = this.options.policy
       ? this.options.policy(input, shouldExit)
       : shouldExit(input);

@@ -1,0 +1,115 @@
+import type { LoopConfig } from "../config/loop-config.js";
+import { createPlanCache } from "../plan/plan-cache.js";
+import { checkCircuit } from "../policy/circuit-breaker.js";
+import { checkRateLimit } from "../policy/rate-limiter.js";
+import { type ExitDecision, shouldExit } from "../policy/should-exit.js";
+import { selectNextTask } from "../policy/task-selection.js";
+import { createInitialState } from "../state/initial-state.js";
+import { formatTimestamp } from "../state/iso-timestamp.js";
+import type { LoopState } from "../state/loop-state.js";
+import {
+  fromCircuitBreakerState,
+  toCircuitBreakerState,
+} from "../state/persisted-circuit-breaker.js";
+import { toRateWindow } from "../state/persisted-rate-window.js";
+import { createStateManager } from "../state/state-manager.js";
+import type { ExecutionRequest } from "./executor.js";
+import { iterationRequest } from "./iteration-request.js";
+import { loadLoopConfig } from "./load-loop-config.js";
+import { withCompletedFromPlan } from "./loop-state-update.js";
+import { readPlanView } from "./plan-view.js";
+import { policyInputFor } from "./policy-input.js";
+import { parsePromptTemplate } from "./prompt-template-parser.js";
+import type { RunLoopOptions } from "./run-loop-options.js";
+import { systemClock } from "./system-clock.js";
+
+/** What the next iteration of a loop would do, worked out without running or writing anything. */
+export interface IterationPreview {
+  /** The config the loop would run with. */
+  readonly config: LoopConfig;
+  /** The terminal's state as stored (`null`: the loop has not run on this terminal yet). */
+  readonly state: LoopState | null;
+  /** The exit policy's answer before the iteration; when `exit` is true, nothing would run. */
+  readonly decision: ExitDecision;
+  /** The request the executor would get; `null` when the loop would exit first. */
+  readonly request: ExecutionRequest | null;
+  /** How long the loop would first wait for the hourly call limit, in milliseconds (0: none). */
+  readonly rateLimitWaitMs: number;
+}
+
+/**
+ * Works out the next iteration of the loop `options` describe — the task, the exact prompt and
+ * request the executor would get, or the exit the loop would take at once — without running the
+ * executor, taking the lock or writing state, plan or logs (a `--dry-run`). The prompt is the
+ * one a new run's first iteration sends. Unlike `runLoop`, it rejects with the plan's, config's,
+ * template's or store's error.
+ *
+ * @param options - the same options as `runLoop`; the executor is never called.
+ * @returns the preview.
+ * @throws {PlanParseError | ConfigError | PromptTemplateError | StateStoreError | StateValidationError}
+ *
+ * @example
+ * ```ts
+ * const preview = await previewIteration({ plan, executor, store });
+ * if (preview.request) console.log(preview.request.task?.id, preview.request.prompt);
+ * else console.log("would exit:", preview.decision.reason);
+ * ```
+ */
+export async function previewIteration(options: RunLoopOptions): Promise<IterationPreview> {
+  const clock = options.clock ?? systemClock;
+  const terminalId = options.terminalId ?? "default";
+  const template = options.prompt?.template;
+  if (template !== null && template !== undefined) parsePromptTemplate(template);
+  const config = await loadLoopConfig(options);
+  const stored = (await createStateManager(options.store).readState(terminalId)).state;
+  const now = clock.now();
+  const view = await readPlanView(options.plan, createPlanCache(), config.plans.optional_headings);
+  const base = withCompletedFromPlan(
+    stored ?? createInitialState({ planPath: options.plan.path, now: formatTimestamp(now) }),
+    view,
+  );
+  const circuit = checkCircuit(toCircuitBreakerState(base.circuit_breaker), now, {
+    cooldownMs: config.circuit_breaker.cooldown_minutes * 60_000,
+  });
+  const state: LoopState = { ...base, circuit_breaker: fromCircuitBreakerState(circuit.breaker) };
+  const selection = selectNextTask({
+    tasks: view.tasks,
+    attempts: state.task_attempts ?? {},
+    failedTaskIds: state.failed_tasks,
+    maxAttempts: config.tasks.max_attempts,
+  });
+  const input = policyInputFor({
+    config,
+    view,
+    state,
+    selection,
+    signals: null,
+    verificationPassed: null,
+    now,
+    aborted: options.signal?.aborted === true,
+  });
+  const decision = options.policy ? options.policy(input, shouldExit) : shouldExit(input);
+  const rate = checkRateLimit(
+    toRateWindow(state.rate_window),
+    now,
+    config.limits.max_calls_per_hour,
+  );
+  const rateLimitWaitMs = rate.allowed ? 0 : rate.waitMs;
+  if (decision.exit) return { config, state: stored, decision, request: null, rateLimitWaitMs };
+  const task = selection.kind === "task" ? selection.task : null;
+  const request = iterationRequest({
+    options,
+    config,
+    view,
+    task,
+    iteration: state.loop_metadata.iterations + 1,
+    attempt: selection.kind === "task" ? selection.attempt : 1,
+    terminalId,
+    sessionId: state.session_id ?? null,
+    unmetRequirements: [],
+    concerns: [],
+    unansweredQuestions: [],
+    previousFailure: null,
+  });
+  return { config, state: stored, decision, request, rateLimitWaitMs };
+}
