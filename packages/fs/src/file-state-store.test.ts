@@ -70,6 +70,16 @@ describe("createFileStateStore options", () => {
 });
 
 describe("FileStateStore on disk", () => {
+  it("lists the terminals that have a folder, sorted, and none before the first write", async () => {
+    const store = createFileStateStore({ root });
+    expect(await store.terminals()).toEqual([]);
+    await store.set("zeta", "loop_state", "{}");
+    await store.set("alpha", "loop_metrics", "{}");
+    await mkdir(join(root, "terminals", "not safe!"), { recursive: true });
+    await writeFile(join(root, "terminals", "stray.txt"), "");
+    expect(await store.terminals()).toEqual(["alpha", "zeta"]);
+  });
+
   it("keeps the seed's layout: <root>/terminals/<id>/<key>.json and <key>.json.bak", async () => {
     const store = createFileStateStore({ root });
     await store.set("term_001", "loop_state", '{"v":1}');

@@ -1,5 +1,6 @@
-import { mkdir, readFile, unlink } from "node:fs/promises";
+import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import {
+  isSafeTerminalId,
   type LockOptions,
   type StateDocumentKey,
   type StateLock,
@@ -36,6 +37,11 @@ export interface FileStateStore extends StateStore {
   readonly root: string;
   /** Takes a terminal's lock file; see {@link createFileStateStore}. */
   lock(terminalId: string, options?: LockOptions): Promise<StateLock>;
+  /**
+   * The ids of the terminals that have a folder in the store, sorted (none when the root does
+   * not exist yet): for tools that look across terminals, such as `loop status` and `loop monitor`.
+   */
+  terminals(): Promise<string[]>;
 }
 
 /**
@@ -97,7 +103,21 @@ export function createFileStateStore(options?: FileStateStoreOptions | null): Fi
     delete: (terminalId, key) => deleteDocument(paths, terminalId, key),
     lock: (terminalId, lockOptions) =>
       lockTerminal(paths, terminalId, otherHostMaxAgeMs, lockOptions),
+    terminals: () => listTerminals(paths),
   };
+}
+
+async function listTerminals(paths: StatePaths): Promise<string[]> {
+  try {
+    const entries = await readdir(paths.terminals, { withFileTypes: true });
+    return entries
+      .filter((entry) => entry.isDirectory() && isSafeTerminalId(entry.name))
+      .map((entry) => entry.name)
+      .sort();
+  } catch (error) {
+    if (errorCodeOf(error) === "ENOENT") return [];
+    throw failure("list the terminals", paths.terminals, error);
+  }
 }
 
 function checkMaxAge(value: number | null | undefined): number | undefined {

@@ -34,6 +34,10 @@ const statusShape = {
   cost_usd: z.number().nonnegative().optional(),
   /** Optional: while waiting (rate limit, usage limit), when the wait ends; `null` when not waiting. */
   wait_until: isoDateTime.nullable().optional(),
+  /** Optional: the terminal id whose loop state this loop writes (for `loop monitor`). */
+  terminal_id: z.string().min(1).optional(),
+  /** Optional: the plan the loop runs, as given to it. */
+  plan_path: z.string().min(1).optional(),
 };
 
 /**

@@ -1,0 +1,29 @@
+import type { CommandEntry } from "./command-module.js";
+
+/** The `loop` commands, in the order `loop --help` lists them. Each module loads lazily. */
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  run: {
+    summary: "Run the loop over a plan with an agent until it is done or a limit stops it",
+    load: async () => (await import("./commands/run.js")).runCommand,
+  },
+  status: {
+    summary: "Show a terminal's loop state, metrics and last decisions",
+    load: async () => (await import("./commands/status.js")).statusCommand,
+  },
+  monitor: {
+    summary: "Live dashboard of a running loop (q to quit)",
+    load: async () => (await import("./commands/monitor.js")).monitorCommand,
+  },
+  init: {
+    summary: "Scaffold plan.md and .claude/loop/config.yaml (and the Stop hook with --hook)",
+    load: async () => (await import("./commands/init.js")).initCommand,
+  },
+  validate: {
+    summary: "Check the plan and config; print every problem with file:line:column",
+    load: async () => (await import("./commands/validate.js")).validateCommand,
+  },
+  hook: {
+    summary: "Claude Code hooks: `loop hook stop` is the ralph loop's Stop hook",
+    load: async () => (await import("./commands/hook.js")).hookCommand,
+  },
+};

@@ -1,0 +1,69 @@
+import { isAbsolute, resolve } from "node:path";
+import { getTerminalId, type LoopConfig } from "@loop/core";
+import { createFileStateStore, type FileStateStore, loadConfigFile } from "@loop/fs";
+import type { CliIo } from "./cli-io.js";
+
+/** Where the config lives unless `--config` says otherwise. */
+export const DEFAULT_CONFIG_PATH = ".claude/loop/config.yaml";
+/** Where `loop run` writes `status.json` for monitors, relative to the project folder. */
+export const STATUS_FILE_PATH = ".claude/loop/status.json";
+
+/** The options every command that touches a project shares. */
+export const PROJECT_OPTIONS = {
+  config: { type: "string" },
+  "state-dir": { type: "string" },
+  "terminal-id": { type: "string" },
+} as const;
+
+/** The help lines of {@link PROJECT_OPTIONS}. */
+export const PROJECT_OPTIONS_HELP = [
+  `  --config <file>        Config file (default ${DEFAULT_CONFIG_PATH}; missing is fine)`,
+  "  --state-dir <dir>      State root (default $LOOP_STATE_DIR, else ~/.claude/state)",
+  "  --terminal-id <id>     Terminal whose state to use (default $LOOP_TERMINAL_ID, else the",
+  "                         terminal's own id: tmux pane, kitty window, …)",
+].join("\n");
+
+/** A project as the commands see it: its folder, config, state root and terminal. */
+export interface Project {
+  /** The project folder (the current directory). */
+  readonly cwd: string;
+  /** The config file, absolute. */
+  readonly configPath: string;
+  /** Whether `--config` named it (then it must exist). */
+  readonly configGiven: boolean;
+  /** The state store. */
+  readonly store: FileStateStore;
+  /** The terminal id: `--terminal-id`, else from the environment. */
+  readonly terminalId: string;
+  /** Whether `--terminal-id` (or `LOOP_TERMINAL_ID`) chose it. */
+  readonly terminalGiven: boolean;
+  /** `path` resolved against the project folder. */
+  resolve(path: string): string;
+}
+
+/** The project of the current folder, from the shared options and the environment. */
+export function openProject(
+  io: CliIo,
+  values: Readonly<Record<string, string | boolean | undefined>>,
+): Project {
+  const at = (path: string) => (isAbsolute(path) ? path : resolve(io.cwd, path));
+  const config = typeof values.config === "string" ? values.config : undefined;
+  const stateDir =
+    typeof values["state-dir"] === "string" ? values["state-dir"] : io.env.LOOP_STATE_DIR;
+  const terminal = typeof values["terminal-id"] === "string" ? values["terminal-id"] : undefined;
+  const root = stateDir === undefined || stateDir === "" ? undefined : stateDir.startsWith("~") ? stateDir : at(stateDir);
+  return {
+    cwd: io.cwd,
+    configPath: at(config ?? DEFAULT_CONFIG_PATH),
+    configGiven: config !== undefined,
+    store: createFileStateStore({ root }),
+    terminalId: terminal ?? getTerminalId(io.env),
+    terminalGiven: terminal !== undefined || (io.env.LOOP_TERMINAL_ID ?? "") !== "",
+    resolve: at,
+  };
+}
+
+/** The project's config: the file (optional unless `--config` named it) over the defaults. */
+export function loadProjectConfig(project: Project): Promise<LoopConfig> {
+  return loadConfigFile(project.configPath, { optional: !project.configGiven });
+}
