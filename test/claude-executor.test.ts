@@ -99,6 +99,26 @@ describe("ClaudeExecutor", () => {
     });
   });
 
+  it("reports the files a run changed when given a progress probe", async () => {
+    const snapshot = { repositories: [] };
+    const calls: string[] = [];
+    const executor = fakeClaude("success", {
+      progress: {
+        before: async () => {
+          calls.push("before");
+          return snapshot;
+        },
+        after: async (taken) => {
+          calls.push(taken === snapshot ? "after(snapshot)" : "after(other)");
+          return { filesChanged: 4, commits: 1 };
+        },
+      },
+    });
+    expect((await run(executor)).filesChanged).toBe(4);
+    expect(calls).toEqual(["before", "after(snapshot)"]);
+    expect((await run(fakeClaude("success"))).filesChanged).toBeUndefined();
+  });
+
   it("a success reports the result text, the cost and the session id", async () => {
     const events: string[] = [];
     const lines: string[] = [];

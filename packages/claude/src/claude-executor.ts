@@ -1,5 +1,5 @@
 import type { ExecuteOptions, ExecutionRequest, ExecutionResult, Executor } from "@loop/core";
-import { CommandExecutor, type CommandLine, type OutputLine } from "@loop/exec";
+import { CommandExecutor, type CommandLine, type GitProgress, type OutputLine } from "@loop/exec";
 import { buildClaudeArgs, type ClaudeArgsOptions } from "./build-claude-args.js";
 import { createClaudeStreamParser } from "./claude-stream-parser.js";
 import { toExecutionResult } from "./to-execution-result.js";
@@ -21,6 +21,11 @@ export interface ClaudeExecutorOptions extends ClaudeArgsOptions {
   readonly onLine?: ((line: OutputLine) => void) | undefined;
   /** Called with every stream-json event (each JSON object line of stdout), for live monitors. */
   readonly onEvent?: ((event: ClaudeStreamEvent) => void) | undefined;
+  /**
+   * Measures the files each run changed (`gitProgress({ cwd })`), so an iteration that edits
+   * code without finishing its task still counts as progress. Default: none.
+   */
+  readonly progress?: GitProgress | undefined;
 }
 
 /** A stdout line as a stream event, or `null` when it is not a JSON object. */
@@ -97,6 +102,7 @@ export class ClaudeExecutor implements Executor {
       cwd: settings.cwd,
       env: settings.env,
       idleTimeoutMs: settings.idleTimeoutMs,
+      progress: settings.progress,
       onLine: (line) => {
         if (line.stream === "stdout") {
           parser.push(line.text);

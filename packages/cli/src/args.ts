@@ -23,7 +23,8 @@ function explain(error: unknown, command: string, spec: OptionSpec): string {
   if (unknown?.[1] !== undefined) {
     const given = unknown[1];
     const names = optionNames(spec);
-    const hint = given.startsWith("--") && names.length > 0 ? ` Did you mean ${closest(given, names)}?` : "";
+    const hint =
+      given.startsWith("--") && names.length > 0 ? ` Did you mean ${closest(given, names)}?` : "";
     return `loop ${command}: unknown option ${given}.${hint} See \`loop ${command} --help\`.`;
   }
   return `loop ${command}: ${message.replace(/\.?$/, ".")} See \`loop ${command} --help\`.`;

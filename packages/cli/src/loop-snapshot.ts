@@ -23,7 +23,11 @@ export interface PlanProgress {
   /** Tasks (or stories) in all. */
   readonly total: number;
   /** Each task, in plan order. */
-  readonly tasks: readonly { readonly id: string; readonly title: string; readonly done: boolean }[];
+  readonly tasks: readonly {
+    readonly id: string;
+    readonly title: string;
+    readonly done: boolean;
+  }[];
 }
 
 /** Everything known about one terminal's loop, read from the state, logs and status file. */
@@ -132,8 +136,7 @@ export async function readLoopSnapshot(
   } catch (error) {
     problems.push(message(error));
   }
-  const planPath =
-    state?.loop_metadata.plan_path || status?.plan_path || config.plans.default_plan;
+  const planPath = state?.loop_metadata.plan_path || status?.plan_path || config.plans.default_plan;
   let progress: PlanProgress | null = null;
   try {
     progress = await readProgress(project, planPath, config);

@@ -51,7 +51,12 @@ export function openProject(
   const stateDir =
     typeof values["state-dir"] === "string" ? values["state-dir"] : io.env.LOOP_STATE_DIR;
   const terminal = typeof values["terminal-id"] === "string" ? values["terminal-id"] : undefined;
-  const root = stateDir === undefined || stateDir === "" ? undefined : stateDir.startsWith("~") ? stateDir : at(stateDir);
+  const root =
+    stateDir === undefined || stateDir === ""
+      ? undefined
+      : stateDir.startsWith("~")
+        ? stateDir
+        : at(stateDir);
   return {
     cwd: io.cwd,
     configPath: at(config ?? DEFAULT_CONFIG_PATH),

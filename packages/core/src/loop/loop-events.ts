@@ -3,6 +3,7 @@ import type { Task } from "../plan/task.js";
 import type { ExitReason } from "../policy/exit-reasons.js";
 import type { ExitDecision } from "../policy/should-exit.js";
 import type { Concern } from "../verify/user-concerns.js";
+import type { VerificationResult } from "../verify/verify-completion.js";
 import type { ExecutionResult } from "./executor.js";
 
 /**
@@ -47,6 +48,8 @@ export interface LoopEvents {
     readonly passed: boolean;
     readonly unmet: readonly string[];
     readonly concerns: readonly Concern[];
+    /** The whole verdict, every requirement's match included: what `createVerifierLog` logs. */
+    readonly result: VerificationResult;
   }) => void;
   /** The loop stopped (decision event `loop_exit`). */
   exit: (event: { readonly reason: ExitReason; readonly complete: boolean }) => void;

@@ -625,6 +625,7 @@ class LoopRun {
       passed: verification.passed,
       unmet: this.unmetRequirements,
       concerns: this.concerns,
+      result: verification,
     });
   }
 

@@ -1,0 +1,227 @@
+import { readFile } from "node:fs/promises";
+import {
+  createLoop,
+  type LoopConfigInput,
+  LoopError,
+  previewIteration,
+  type RunLoopOptions,
+} from "@loop/core";
+import { createJsonlLogger, createStatusFile, createVerifierLog, filePlan } from "@loop/fs";
+import { numberOption, parseCommandArgs, textOption } from "../args.js";
+import type { CliIo } from "../cli-io.js";
+import { withCommandErrors } from "../command-errors.js";
+import type { CommandModule } from "../command-module.js";
+import {
+  loadProjectConfig,
+  openProject,
+  PROJECT_OPTIONS_HELP,
+  STATUS_FILE_PATH,
+} from "../project.js";
+import { createExecutor } from "../run/create-executor.js";
+import { printDryRun, printDryRunJson } from "../run/dry-run.js";
+import { exitCodeFor } from "../run/exit-code.js";
+import { emitJsonEvents, emitJsonResult } from "../run/json-events.js";
+import {
+  createPlainDisplay,
+  createTerminalDisplay,
+  resultLine,
+  showEvents,
+} from "../run/run-display.js";
+import { EXECUTOR_NAMES, type ExecutorName, RUN_OPTIONS } from "../run/run-options.js";
+import { trackRun } from "../run/run-tracker.js";
+import { createStatusWriter, statusOf } from "../run/status-writer.js";
+import { stopOnSignals } from "../run/stop-on-signals.js";
+import { createStyle } from "../style.js";
+import { UsageError } from "../usage-error.js";
+
+const HELP = `Usage: loop run [plan] [options] [-- agent arguments]
+
+Runs the loop over a plan (plan.md, or a prd.json) with a coding agent until the plan is
+complete or a limit stops it. State is saved after every step: run it again to resume.
+
+Arguments:
+  plan                     The plan (default: the config's plans.default_plan, plan.md)
+
+Options:
+  -e, --executor <name>    claude (default), codex, gemini, aider, amp or command
+      --cmd "<command>"    The agent's command line for --executor command (no shell: quotes
+                           group words; the prompt goes on stdin, or last with --prompt-via argument)
+      --prompt-via <how>   stdin (default) or argument, for --executor command
+      --bin <path>         The agent's executable, instead of its name on PATH
+  -c, --calls <n>          Agent calls per hour (limits.max_calls_per_hour)
+  -p, --prompt <file>      Prompt template, e.g. ralph_loop.sh's PROMPT.md (docs/prompts.md)
+      --max-iterations <n> Stop after n iterations in all (limits.max_iterations)
+      --max-cost <usd>     Stop once the agent's reported cost reaches this (limits.max_cost_usd)
+      --timeout <minutes>  Stop one agent run after this long (limits.iteration_timeout_minutes)
+      --permission-mode <m>            Claude Code's --permission-mode (e.g. acceptEdits)
+      --dangerously-skip-permissions   Claude Code runs every tool unasked (only when given)
+      --dry-run            Show the next task, the exact prompt and command; run nothing
+      --json               Machine-readable events on stdout, one JSON object per line
+${PROJECT_OPTIONS_HELP}
+  -h, --help               Show this help
+
+Everything after -- goes to the agent as it is.
+
+Exit codes: 0 complete · 1 error (bad plan or config, state error) · 2 usage ·
+3 stopped before complete (a limit, blocked, circuit open…) · 130 aborted (Ctrl+C, SIGTERM).
+Ctrl+C stops cleanly (the agent is stopped, state saved); a second Ctrl+C exits at once.
+
+Examples:
+  loop run                                   # plan.md with Claude Code
+  loop run plan.md -c 50 --max-cost 5        # at most 50 calls an hour and $5
+  loop run -p PROMPT.md --permission-mode acceptEdits
+  loop run .claude/plugin/ralph/prd.json --executor codex
+  loop run --executor command --cmd "my-agent --yes" --prompt-via argument
+  loop run --dry-run                         # what would run next
+  loop run --json | jq -c 'select(.type == "task-complete")'
+`;
+
+function executorName(value: string | undefined): ExecutorName {
+  const name = value ?? "claude";
+  if (!(EXECUTOR_NAMES as readonly string[]).includes(name)) {
+    throw new UsageError(
+      `loop run: unknown executor ${JSON.stringify(name)}; use one of ${EXECUTOR_NAMES.join(", ")}.`,
+    );
+  }
+  return name as ExecutorName;
+}
+
+function limitOverrides(values: Readonly<Record<string, string | boolean | undefined>>) {
+  const limits: Record<string, number> = {};
+  const set = (key: string, value: number | undefined) => {
+    if (value !== undefined) limits[key] = value;
+  };
+  set("max_calls_per_hour", numberOption("run", "calls", values.calls, 1));
+  set("max_iterations", numberOption("run", "max-iterations", values["max-iterations"], 1));
+  set("max_cost_usd", numberOption("run", "max-cost", values["max-cost"], 0));
+  set("iteration_timeout_minutes", numberOption("run", "timeout", values.timeout, 0.01));
+  return limits;
+}
+
+async function readPromptTemplate(path: string | undefined): Promise<string | null> {
+  if (path === undefined) return null;
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new LoopError({ message: `the prompt file ${path} cannot be read: ${reason}` });
+  }
+}
+
+async function run(args: readonly string[], io: CliIo): Promise<number> {
+  const separator = args.indexOf("--");
+  const own = separator < 0 ? args : args.slice(0, separator);
+  const extraArgs = separator < 0 ? [] : args.slice(separator + 1);
+  const { values, positionals } = parseCommandArgs("run", own, RUN_OPTIONS, 1);
+  const name = executorName(textOption(values.executor));
+  const limits = limitOverrides(values);
+  const overrides: LoopConfigInput = Object.keys(limits).length > 0 ? { limits } : {};
+  const project = openProject(io, values);
+  const config = await loadProjectConfig(project);
+  const planPath = project.resolve(positionals[0] ?? config.plans.default_plan);
+  const promptPath = textOption(values.prompt);
+  const template = await readPromptTemplate(
+    promptPath === undefined ? undefined : project.resolve(promptPath),
+  );
+  const json = values.json === true;
+  const style = createStyle(io.stderr, io.env);
+  const executor = createExecutor({
+    name,
+    cmd: textOption(values.cmd),
+    bin: textOption(values.bin),
+    promptVia: textOption(values["prompt-via"]),
+    extraArgs,
+    cwd: project.cwd,
+    permissionMode: textOption(values["permission-mode"]),
+    skipPermissions: values["dangerously-skip-permissions"] === true,
+  });
+  const options: RunLoopOptions = {
+    plan: filePlan(planPath),
+    executor,
+    store: project.store,
+    config: overrides,
+    loadConfig: () => loadProjectConfig(project),
+    terminalId: project.terminalId,
+    prompt: { template },
+  };
+
+  if (values["dry-run"] === true) {
+    const preview = await previewIteration(options);
+    const report = {
+      planPath,
+      terminalId: project.terminalId,
+      cwd: project.cwd,
+      preview,
+      command: preview.request === null ? null : executor.commandLine(preview.request),
+    };
+    if (json) printDryRunJson(io.stdout, report);
+    else printDryRun(io.stdout, report, createStyle(io.stdout, io.env));
+    return 0;
+  }
+
+  const logger = createJsonlLogger({ path: project.resolve(config.logging.decision_log) });
+  const verifierLog = createVerifierLog({ path: project.resolve(config.logging.verifier_log) });
+  const controller = new AbortController();
+  const display = json
+    ? createPlainDisplay({ write: () => undefined })
+    : io.stderr.isTTY === true
+      ? createTerminalDisplay(io.stderr, style, Date.now)
+      : createPlainDisplay(io.stderr);
+  const warn = (message: string) => io.stderr.write(`${style.yellow(`loop run: ${message}`)}\n`);
+  const loop = createLoop({
+    ...options,
+    logger,
+    signal: controller.signal,
+    onLoggerError: (error) => warn(`the decision log is not written: ${String(error)}`),
+  });
+  const context = { terminalId: project.terminalId, planPath };
+  const writeStatus = createStatusWriter(
+    createStatusFile({ path: project.resolve(STATUS_FILE_PATH) }),
+    (error) => warn(`status.json is not written: ${String(error)}`),
+  );
+  const view = trackRun(loop, {
+    store: project.store,
+    terminalId: project.terminalId,
+    maxCallsPerHour:
+      (limits.max_calls_per_hour as number | undefined) ?? config.limits.max_calls_per_hour,
+    now: Date.now,
+    onChange: (current) => {
+      display.update(current);
+      void writeStatus(statusOf(current, context, Date.now()));
+    },
+  });
+  loop.on("verification", ({ result }) => {
+    verifierLog
+      .log({ terminalId: project.terminalId, result })
+      .catch((error: unknown) => warn(`verifier.log is not written: ${String(error)}`));
+  });
+  if (json) emitJsonEvents(loop, io.stdout);
+  else showEvents(loop, display, style, Date.now);
+
+  const signals = stopOnSignals(controller, () =>
+    display.line(
+      style.yellow("stopping: the agent is stopped and state saved (Ctrl+C again to quit at once)"),
+    ),
+  );
+  let result: Awaited<ReturnType<typeof loop.run>>;
+  try {
+    result = await loop.run();
+  } finally {
+    signals.dispose();
+    display.finish();
+  }
+  const code = exitCodeFor(result);
+  await writeStatus(
+    statusOf(view, context, Date.now(), { reason: result.exitReason, complete: result.complete }),
+  );
+  await Promise.all([logger.close(), verifierLog.close()]);
+  if (json) emitJsonResult(io.stdout, result, code);
+  else io.stderr.write(`${resultLine(result, style)}\n`);
+  return code;
+}
+
+/** `loop run`: runs the loop over a plan with an agent. */
+export const runCommand: CommandModule = {
+  help: HELP,
+  run: (args, io) => withCommandErrors("run", io, () => run(args, io)),
+};

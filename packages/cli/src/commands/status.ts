@@ -1,0 +1,126 @@
+import { numberOption, parseCommandArgs } from "../args.js";
+import type { CliIo } from "../cli-io.js";
+import { withCommandErrors } from "../command-errors.js";
+import type { CommandModule } from "../command-module.js";
+import { type LoopSnapshot, readLoopSnapshot } from "../loop-snapshot.js";
+import { summarizeEvent } from "../monitor/event-summary.js";
+import { formatClock, readTime } from "../monitor/format-clock.js";
+import {
+  loadProjectConfig,
+  openProject,
+  PROJECT_OPTIONS,
+  PROJECT_OPTIONS_HELP,
+} from "../project.js";
+import { createStyle, type Style } from "../style.js";
+
+const HELP = `Usage: loop status [options]
+
+Shows a terminal's loop: whether it runs or why it stopped, the plan's progress, the current
+task, iterations, cost, calls this hour, the circuit breaker, metrics and the last decisions.
+
+Without --terminal-id it shows this terminal's loop; if this terminal has none, the loop that
+status.json names (a loop running in another terminal of this project), else the terminal
+whose state changed last.
+
+Options:
+      --json               Everything as one JSON object: { terminalId, stateRoot, state,
+                           metrics, status, events, progress, problems }
+      --events <n>         How many of the last decisions to show (default 5)
+${PROJECT_OPTIONS_HELP}
+  -h, --help               Show this help
+
+Examples:
+  loop status
+  loop status --terminal-id tmux-_3 --events 20
+  loop status --json | jq .state.completed_tasks
+`;
+
+const OPTIONS = {
+  ...PROJECT_OPTIONS,
+  json: { type: "boolean" },
+  events: { type: "string" },
+} as const;
+
+function runLine(snapshot: LoopSnapshot): string {
+  const run = snapshot.state?.run;
+  if (!run) return "not started";
+  if (run.status === "exited") return `exited: ${run.exit_reason ?? "unknown"}`;
+  return snapshot.status?.status === "paused"
+    ? "running (waiting)"
+    : "running (or stopped without exiting)";
+}
+
+function lines(snapshot: LoopSnapshot, stateRoot: string, style: Style, now: number): string[] {
+  const { state, progress, metrics, status, events } = snapshot;
+  const out = [style.bold(`loop status — terminal ${snapshot.terminalId}`)];
+  if (state === null) {
+    out.push(
+      `No loop state for this terminal in ${stateRoot}.`,
+      "Start one with `loop run`, or pick another with --terminal-id.",
+    );
+  } else {
+    const field = (name: string, value: string) => out.push(`  ${name.padEnd(22)}${value}`);
+    field("run", runLine(snapshot));
+    field(
+      "plan",
+      progress
+        ? `${progress.path} — ${progress.done}/${progress.total} tasks done`
+        : state.loop_metadata.plan_path,
+    );
+    field("current task", state.current_task_id ?? "none");
+    field("iterations", String(state.loop_metadata.iterations));
+    field("completion indicators", String(state.completion_indicators));
+    field("completed", state.completed_tasks.join(", ") || "none");
+    field("given up", state.failed_tasks.join(", ") || "none");
+    field("cost", `$${(state.cost_usd ?? 0).toFixed(2)}`);
+    field("circuit breaker", state.circuit_breaker?.state ?? "CLOSED");
+    const updated = readTime(state.loop_metadata.last_update);
+    field(
+      "last update",
+      updated === null ? state.loop_metadata.last_update : formatClock(updated, now),
+    );
+    if (status) {
+      field(
+        "status.json",
+        `${status.status}, ${status.last_action}, ${status.calls_made_this_hour}/${status.max_calls_per_hour} calls this hour`,
+      );
+    }
+    if (metrics) {
+      field(
+        "metrics",
+        `${metrics.iterations} iterations, ${metrics.tasks_completed} completed, ${metrics.tasks_failed} failed`,
+      );
+    }
+  }
+  if (events.length > 0) {
+    out.push("", style.bold("Last decisions:"));
+    for (const event of events) {
+      const at = readTime(event.timestamp);
+      const time = at === null ? event.timestamp : formatClock(at, now);
+      out.push(`  ${time}  ${event.event.padEnd(16)} ${summarizeEvent(event)}`);
+    }
+  }
+  for (const problem of snapshot.problems) out.push(style.yellow(`note: ${problem}`));
+  return out;
+}
+
+async function status(args: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs("status", args, OPTIONS, 0);
+  const eventCount = numberOption("status", "events", values.events, 0) ?? 5;
+  const project = openProject(io, values);
+  const config = await loadProjectConfig(project);
+  const snapshot = await readLoopSnapshot(project, config, { eventCount });
+  if (values.json === true) {
+    io.stdout.write(`${JSON.stringify({ ...snapshot, stateRoot: project.store.root }, null, 2)}\n`);
+    return 0;
+  }
+  const style = createStyle(io.stdout, io.env);
+  io.stdout.write(`${lines(snapshot, project.store.root, style, Date.now()).join("\n")}\n`);
+  return 0;
+}
+
+/** `loop status`: a terminal's loop state, metrics and last decisions. */
+export const statusCommand: CommandModule = {
+  help: HELP,
+  run: (args, io) => withCommandErrors("status", io, () => status(args, io)),
+};

@@ -1,0 +1,101 @@
+import {
+  checkRateLimit,
+  createStateManager,
+  type Loop,
+  type LoopState,
+  type StateStore,
+  toRateWindow,
+} from "@loop/core";
+
+/** What a running loop is doing, as displays and `status.json` show it. */
+export interface RunView {
+  /** The iteration running or last run (0 before the first). */
+  iteration: number;
+  /** The task of that iteration: id and title; `null` for a wrap-up or before the first. */
+  task: { readonly id: string; readonly title: string } | null;
+  /** Tasks done, as the state records them. */
+  tasksDone: number;
+  /** Tasks in the plan (from the last `iteration_start`); `null` before the first. */
+  tasksTotal: number | null;
+  /** Agent calls made in the current hour. */
+  callsThisHour: number;
+  /** The hourly call limit. */
+  maxCallsPerHour: number;
+  /** Cost so far, over every run of this terminal, in US dollars. */
+  costUsd: number;
+  /** The wait in progress, `null` when not waiting. */
+  wait: { readonly kind: "rate_limit" | "usage_limit"; readonly until: number } | null;
+  /** What happened last: `executing`, `executed`, `failed`, `rate_limit_wait`, `usage_limit_wait`… */
+  lastAction: string;
+}
+
+/** Options of {@link trackRun}. */
+export interface TrackRunOptions {
+  readonly store: StateStore;
+  readonly terminalId: string;
+  readonly maxCallsPerHour: number;
+  /** The current time in epoch milliseconds. */
+  readonly now: () => number;
+  /** Called after the view changed, once it is up to date. */
+  readonly onChange: (view: Readonly<RunView>) => void;
+}
+
+/**
+ * Keeps a {@link RunView} of a loop up to date from its events, reading the terminal's state
+ * after each iteration for the counts the events do not carry (tasks done, calls, cost).
+ */
+export function trackRun(loop: Loop, options: TrackRunOptions): Readonly<RunView> {
+  const view: RunView = {
+    iteration: 0,
+    task: null,
+    tasksDone: 0,
+    tasksTotal: null,
+    callsThisHour: 0,
+    maxCallsPerHour: options.maxCallsPerHour,
+    costUsd: 0,
+    wait: null,
+    lastAction: "starting",
+  };
+  const manager = createStateManager(options.store);
+  const fromState = (state: LoopState | null) => {
+    if (state === null) return;
+    view.tasksDone = state.completed_tasks.length;
+    view.costUsd = state.cost_usd ?? 0;
+    const rate = checkRateLimit(
+      toRateWindow(state.rate_window),
+      options.now(),
+      options.maxCallsPerHour,
+    );
+    view.callsThisHour = rate.window.callsMade;
+  };
+  const refresh = async () => {
+    fromState(
+      await manager.readState(options.terminalId).then(
+        (read) => read.state,
+        () => null,
+      ),
+    );
+    options.onChange(view);
+  };
+  loop.on("decision", (event) => {
+    if (event.event === "iteration_start") view.tasksTotal = event.payload.total_tasks;
+  });
+  loop.on("iteration-start", ({ iteration, task }) => {
+    view.iteration = iteration;
+    view.task = task === null ? null : { id: task.id, title: task.title };
+    view.wait = null;
+    view.lastAction = "executing";
+    void refresh();
+  });
+  loop.on("iteration-end", ({ result }) => {
+    view.lastAction = result.success ? "executed" : "failed";
+    void refresh();
+  });
+  loop.on("wait", ({ kind, until }) => {
+    view.wait = { kind, until };
+    view.lastAction = `${kind}_wait`;
+    void refresh();
+  });
+  void refresh();
+  return view;
+}

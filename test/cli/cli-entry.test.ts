@@ -1,0 +1,81 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestProject, LOOP_BIN, type TestProject } from "./support.js";
+
+// The `loop` entry point: version, help, unknown commands, and what `--version` loads.
+
+const manifest = JSON.parse(
+  readFileSync(new URL("../../packages/cli/package.json", import.meta.url), "utf8"),
+);
+const COMMANDS = ["run", "status", "monitor", "init", "validate", "hook"];
+
+let project: TestProject;
+beforeAll(async () => {
+  project = await createTestProject();
+});
+afterAll(async () => {
+  await project.remove();
+});
+
+/** The modules a built file imports statically (`import … from "x"`), not `import("x")`. */
+function staticImports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/^import\s+(?:[^"'()]*?\s+from\s+)?["']([^"']+)["'];?$/gm)].map(
+    (match) => match[1] ?? "",
+  );
+}
+
+/** Every module `--version` loads before running: the static import graph of dist/loop.js. */
+function startupGraph(entry: string): { files: string[]; packages: string[] } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const specifier of staticImports(file)) {
+      if (specifier.startsWith(".")) visit(join(dirname(file), specifier));
+      else packages.add(specifier);
+    }
+  };
+  visit(entry);
+  return { files: [...files], packages: [...packages] };
+}
+
+describe("the loop binary", { timeout: 60_000 }, () => {
+  it("prints its package version", async () => {
+    const run = await project.run(["--version"]);
+    expect(run).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
+  });
+
+  it("loads no SDK package and no dependency to start: commands load when they run", () => {
+    const graph = startupGraph(LOOP_BIN);
+    expect(graph.packages.filter((name) => !name.startsWith("node:"))).toEqual([]);
+    // A few kilobytes of the CLI's own code: the dispatcher and the command table.
+    const bytes = graph.files.reduce((sum, file) => sum + readFileSync(file).length, 0);
+    expect(bytes).toBeLessThan(20_000);
+  });
+
+  it("lists every command in --help, and shows the overview with exit 2 when given none", async () => {
+    const help = await project.run(["--help"]);
+    expect(help.code).toBe(0);
+    for (const command of COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
+    const none = await project.run([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("Usage: loop <command> [options]");
+  });
+
+  it.each(COMMANDS)("loop %s --help shows its usage and examples", async (command) => {
+    const help = await project.run([command, "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain(`Usage: loop ${command}`);
+    expect(help.stdout).toContain("Examples:");
+    expect((await project.run(["help", command])).stdout).toBe(help.stdout);
+  });
+
+  it("refuses an unknown command with the nearest one", async () => {
+    const run = await project.run(["statsu"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('unknown command "statsu". Did you mean "status"?');
+  });
+});
