@@ -16,6 +16,7 @@ const pinned: Record<string, string[]> = {
     "geminiExecutor",
     "gitProgress",
   ],
+  cli: ["CLI_EXIT_CODES", "CLI_VERSION", "processIo", "runCli"],
   claude: [
     "ClaudeExecutor",
     "DEFAULT_RALPH_LOOP_STATE_PATH",

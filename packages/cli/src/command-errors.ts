@@ -21,8 +21,7 @@ function prefixed(command: string, message: string): string {
  *   Node.js system error (`EACCES`, `ENOSPC`…): `loop <command>: <message>` on stderr, exit
  *   code `error` (1).
  *
- * Anything else is a bug and is thrown on, with its stack. (`UsageError` is told apart with
- * `instanceof`: its inherited `isInstance` recognises every `LoopError`.)
+ * Anything else is a bug and is thrown on, with its stack.
  *
  * @param command - the command's name, for messages (`run`, `status`…).
  * @param io - where the message is written.
@@ -46,7 +45,7 @@ export async function withCommandErrors(
   try {
     return await body();
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (UsageError.isInstance(error)) {
       io.stderr.write(`${error.message}\n`);
       return CLI_EXIT_CODES.usage;
     }

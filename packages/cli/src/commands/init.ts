@@ -1,0 +1,142 @@
+import { isAbsolute, resolve } from "node:path";
+import { DEFAULT_CONFIG } from "@loop/core";
+import { type OptionSpec, parseCommandArgs, textOption } from "../args.js";
+import type { CliIo } from "../cli-io.js";
+import { withCommandErrors } from "../command-errors.js";
+import type { CommandModule } from "../command-module.js";
+import { CLI_EXIT_CODES } from "../exit-codes.js";
+import { normalizeHookArgument, readHookMode } from "../init/hook-argument.js";
+import { installStopHook, type StopHookInstall } from "../init/install-stop-hook.js";
+import type { ScaffoldOutcome } from "../init/scaffold-file.js";
+import { type ScaffoldedFile, scaffoldProject } from "../init/scaffold-project.js";
+import { CLAUDE_SETTINGS_PATH, stopHookSettings } from "../init/stop-hook-settings.js";
+import { DEFAULT_CONFIG_PATH } from "../project.js";
+import { createStyle, type Style } from "../style.js";
+import { displayPath } from "../validate/display-path.js";
+
+const OPTIONS = {
+  force: { type: "boolean" },
+  hook: { type: "string" },
+  plan: { type: "string" },
+  config: { type: "string" },
+} as const satisfies OptionSpec;
+
+const HELP = `Usage: loop init [--force] [--hook [print|install]] [--plan <file>] [--config <file>]
+
+Scaffolds a project for the loop:
+  plan.md                           an example plan: RALPH_STATUS, TASK-001… tasks and
+                                    Acceptance Criteria (docs/plan-format.md)
+  ${DEFAULT_CONFIG_PATH}          every setting, commented out at its default, with
+                                    its description (docs/configuration.md)
+  .claude/loop/config.schema.json   the config's JSON Schema, which the config's first line
+                                    (# yaml-language-server: $schema=./config.schema.json)
+                                    points editors at: completion and checks as you type,
+                                    offline, for the schema of the installed version
+
+Existing files are kept (reported as "kept"), so running init again is safe and exits 0;
+--force overwrites them. The schema is generated, so it is always brought up to date.
+
+Options:
+  --force                 Overwrite an existing plan and config
+  --hook [print|install]  The ralph loop's Claude Code Stop hook (docs/stop-hook.md):
+                          print (the default) shows the ${CLAUDE_SETTINGS_PATH} snippet that
+                          runs \`loop hook stop\`; install merges it into ${CLAUDE_SETTINGS_PATH},
+                          keeping every other setting and hook and never adding it twice
+                          (a file that is not valid JSON is left alone: exit code 1)
+  --plan <file>           Where the plan goes (default ${DEFAULT_CONFIG.plans.default_plan}); the config's
+                          plans.default_plan then names it
+  --config <file>         Where the config goes (default ${DEFAULT_CONFIG_PATH})
+  -h, --help              Show this help
+
+Exit codes: 0 every file is in place (created or kept), 1 a file could not be written or
+${CLAUDE_SETTINGS_PATH} is not valid JSON, 2 wrong arguments.
+
+Examples:
+  loop init                      # plan.md, config and schema
+  loop init --plan docs/plan.md  # the plan elsewhere
+  loop init --hook install       # and register the Stop hook in ${CLAUDE_SETTINGS_PATH}
+  loop init --force              # start over from the templates
+`;
+
+const OUTCOME_NOTES: Readonly<Record<ScaffoldOutcome, string>> = {
+  created: "",
+  kept: " (exists; --force overwrites it)",
+  overwritten: "",
+  updated: " (brought up to date)",
+  unchanged: " (already up to date)",
+};
+
+function outcomeWord(outcome: ScaffoldOutcome, style: Style): string {
+  const word = outcome.padEnd(11);
+  if (outcome === "created" || outcome === "updated") return style.green(word);
+  if (outcome === "overwritten") return style.yellow(word);
+  return style.dim(word);
+}
+
+function reportFile(io: CliIo, style: Style, file: ScaffoldedFile): void {
+  const shown = displayPath(io.cwd, file.path);
+  io.stdout.write(`${outcomeWord(file.outcome, style)} ${shown}${OUTCOME_NOTES[file.outcome]}\n`);
+}
+
+function printHookSnippet(io: CliIo): void {
+  io.stdout.write(
+    `\nAdd this to ${CLAUDE_SETTINGS_PATH} (or run \`loop init --hook install\`):\n${JSON.stringify(stopHookSettings(), null, 2)}\n`,
+  );
+}
+
+function reportHook(io: CliIo, style: Style, path: string, install: StopHookInstall): number {
+  const shown = displayPath(io.cwd, path);
+  if (install.outcome === "invalid") {
+    const where =
+      install.line === undefined ? shown : `${shown}:${install.line}:${install.column ?? 1}`;
+    io.stderr.write(
+      `${where}: ${install.message}\nloop init: ${shown} was left as it is; fix it, or add the Stop hook by hand (\`loop init --hook print\` shows it).\n`,
+    );
+    return CLI_EXIT_CODES.error;
+  }
+  const notes: Record<typeof install.outcome, string> = {
+    created: " (Stop hook `loop hook stop`)",
+    updated: " (Stop hook `loop hook stop` added)",
+    present: " (the Stop hook is already installed)",
+  };
+  const word =
+    install.outcome === "present"
+      ? style.dim("kept".padEnd(11))
+      : outcomeWord(install.outcome, style);
+  io.stdout.write(`${word} ${shown}${notes[install.outcome]}\n`);
+  return CLI_EXIT_CODES.complete;
+}
+
+async function init(args: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs("init", normalizeHookArgument(args), OPTIONS, 0);
+  const hook = readHookMode(values.hook);
+  const at = (path: string) => (isAbsolute(path) ? path : resolve(io.cwd, path));
+  const style = createStyle(io.stdout, io.env);
+  const files = await scaffoldProject({
+    cwd: io.cwd,
+    planPath: at(textOption(values.plan) ?? DEFAULT_CONFIG.plans.default_plan),
+    configPath: at(textOption(values.config) ?? DEFAULT_CONFIG_PATH),
+    force: values.force === true,
+  });
+  for (const file of files) reportFile(io, style, file);
+  if (hook === "install") {
+    const path = at(CLAUDE_SETTINGS_PATH);
+    const code = reportHook(io, style, path, await installStopHook(path));
+    if (code !== CLI_EXIT_CODES.complete) return code;
+  }
+  const plan = files.find((file) => file.role === "plan");
+  if (plan !== undefined && (plan.outcome === "created" || plan.outcome === "overwritten")) {
+    const shown = displayPath(io.cwd, plan.path);
+    io.stdout.write(
+      `\nNext: edit ${shown}, check it with \`loop validate\`, run it with \`loop run\`.\n`,
+    );
+  }
+  if (hook === "print") printHookSnippet(io);
+  return CLI_EXIT_CODES.complete;
+}
+
+/** `loop init`: scaffold plan.md, the config and its schema; print or install the Stop hook. */
+export const initCommand: CommandModule = {
+  help: HELP,
+  run: (args, io) => withCommandErrors("init", io, () => init(args, io)),
+};

@@ -1,0 +1,184 @@
+import { createDecisionEvent, DECISION_EVENT_NAMES, type DecisionEvent } from "@loop/core";
+import { describe, expect, it } from "vitest";
+import { summarizeEvent } from "./event-summary.js";
+
+const at = "2026-03-14T10:00:00.000Z";
+
+/** One example event of each name, as the docs show them. */
+const EXAMPLES: readonly (readonly [DecisionEvent, string])[] = [
+  [
+    createDecisionEvent(
+      "t1",
+      "iteration_start",
+      { iteration: 3, current_task_id: "TASK-003", total_tasks: 5 },
+      at,
+    ),
+    "#3 TASK-003 of 5 tasks",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "iteration_start",
+      { iteration: 9, current_task_id: null, total_tasks: 1 },
+      at,
+    ),
+    "#9 wrap-up (no task) of 1 task",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "iteration_end",
+      {
+        iteration: 2,
+        tasks_completed: ["TASK-001", "TASK-002"],
+        tasks_failed: [],
+        should_exit: true,
+        exit_reason: "all_tasks_complete",
+      },
+      at,
+    ),
+    "#2 2 done, 0 failed → exit: all_tasks_complete",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "iteration_end",
+      {
+        iteration: 1,
+        tasks_completed: ["TASK-001"],
+        tasks_failed: ["TASK-009"],
+        should_exit: false,
+        exit_reason: null,
+      },
+      at,
+    ),
+    "#1 1 done, 1 failed → continue",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "loop_exit",
+      {
+        total_iterations: 1,
+        total_tasks_completed: 2,
+        exit_reason: "max_iterations",
+        final_state: null,
+      },
+      at,
+    ),
+    "max_iterations after 1 iteration, 2 tasks completed",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "error",
+      {
+        error_type: "PlanParseError",
+        error_message: "Plan file not found",
+        iteration: 3,
+        current_task_id: "TASK-003",
+      },
+      at,
+    ),
+    "PlanParseError: Plan file not found (TASK-003)",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "rate_limit_wait",
+      {
+        reset_at: "2026-03-14T11:00:00.000Z",
+        calls_made: 100,
+        max_calls_per_hour: 100,
+        wait_ms: 1_200_000,
+      },
+      at,
+    ),
+    "100/100 calls this hour, waits 20m 00s",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "usage_limit_wait",
+      {
+        reset_at: "2026-03-14T15:00:00.000Z",
+        wait_ms: 18_000_000,
+        message: "Claude usage limit reached",
+      },
+      at,
+    ),
+    "waits 5h 00m: Claude usage limit reached",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "task_failed",
+      { task_id: "TASK-003", attempts: 3, reason: "tests still fail" },
+      at,
+    ),
+    "TASK-003 after 3 attempts: tests still fail",
+  ],
+  [
+    createDecisionEvent("t1", "state_recovered", { from: "backup", problem: "invalid JSON" }, at),
+    "from backup: invalid JSON",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "lock_takeover",
+      { previous_holder: { pid: 4242, host: "build-7", started_at: at } },
+      at,
+    ),
+    "from pid 4242 on build-7",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "verification",
+      { passed: false, unmet: ["Login works"], concerns: [{ kind: "blocker", text: "No key." }] },
+      at,
+    ),
+    "failed: 1 unmet requirement, 1 concern",
+  ],
+  [
+    createDecisionEvent("t1", "verification", { passed: true, unmet: [], concerns: [] }, at),
+    "passed",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "config_warning",
+      { code: "EXIT_GATE_ALWAYS_OPEN", path: ["exit_policy"], message: "the gate is always open" },
+      at,
+    ),
+    "EXIT_GATE_ALWAYS_OPEN: the gate is always open",
+  ],
+];
+
+describe("summarizeEvent", () => {
+  const cases = EXAMPLES.map(([event, summary]) => ({ name: event.event, event, summary }));
+
+  it.each(cases)("summarizes $name as $summary", ({ event, summary }) => {
+    expect(summarizeEvent(event)).toBe(summary);
+  });
+
+  it("has an example of every event name", () => {
+    const named = new Set(EXAMPLES.map(([event]) => event.event));
+    expect([...named].sort()).toEqual([...DECISION_EVENT_NAMES].sort());
+  });
+
+  it("keeps a multi-line or escape-laden message on one safe line", () => {
+    const event = createDecisionEvent(
+      "t1",
+      "error",
+      {
+        error_type: "Error",
+        error_message: "first line\nsecond \u001b[2Jline",
+        iteration: 0,
+        current_task_id: null,
+      },
+      at,
+    );
+    expect(summarizeEvent(event)).toBe("Error: first line second  [2Jline");
+  });
+});

@@ -1,0 +1,58 @@
+import type {
+  DecisionEvent,
+  DecisionEventName,
+  DecisionEventOf,
+  DecisionEventPayloads,
+} from "@loop/core";
+import { oneLine } from "./fit-line.js";
+import { formatDuration } from "./format-duration.js";
+
+/** One function per event name: a short line saying what its payload decided. */
+type EventSummaries = {
+  readonly [Name in DecisionEventName]: (payload: DecisionEventPayloads[Name]) => string;
+};
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+const SUMMARIES: EventSummaries = {
+  iteration_start: (payload) =>
+    `#${payload.iteration} ${payload.current_task_id ?? "wrap-up (no task)"} of ${plural(payload.total_tasks, "task")}`,
+  iteration_end: (payload) =>
+    `#${payload.iteration} ${payload.tasks_completed.length} done, ${payload.tasks_failed.length} failed → ${
+      payload.should_exit ? `exit: ${payload.exit_reason ?? "unknown"}` : "continue"
+    }`,
+  loop_exit: (payload) =>
+    `${payload.exit_reason} after ${plural(payload.total_iterations, "iteration")}, ${plural(payload.total_tasks_completed, "task")} completed`,
+  error: (payload) =>
+    `${payload.error_type}: ${payload.error_message}${payload.current_task_id === null ? "" : ` (${payload.current_task_id})`}`,
+  rate_limit_wait: (payload) =>
+    `${payload.calls_made}/${payload.max_calls_per_hour} calls this hour, waits ${formatDuration(payload.wait_ms)}`,
+  usage_limit_wait: (payload) => `waits ${formatDuration(payload.wait_ms)}: ${payload.message}`,
+  task_failed: (payload) =>
+    `${payload.task_id} after ${plural(payload.attempts, "attempt")}: ${payload.reason}`,
+  state_recovered: (payload) => `from ${payload.from}: ${payload.problem}`,
+  lock_takeover: (payload) =>
+    `from pid ${payload.previous_holder.pid} on ${payload.previous_holder.host}`,
+  verification: (payload) =>
+    payload.passed
+      ? "passed"
+      : `failed: ${plural(payload.unmet.length, "unmet requirement")}, ${plural(payload.concerns.length, "concern")}`,
+  config_warning: (payload) => `${payload.code}: ${payload.message}`,
+};
+
+function summarizeOf<Name extends DecisionEventName>(event: DecisionEventOf<Name>): string {
+  return SUMMARIES[event.event](event.payload);
+}
+
+/**
+ * A short, one-line summary of a decision event's payload, for the monitor's event list:
+ * `#3 TASK-002 of 5 tasks`, `TASK-003 after 3 attempts: tests still fail`. Control characters
+ * from messages are replaced, so the line is safe to print.
+ *
+ * @param event - an event read from the decision log.
+ */
+export function summarizeEvent(event: DecisionEvent): string {
+  return oneLine(summarizeOf(event));
+}
