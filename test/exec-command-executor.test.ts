@@ -70,6 +70,10 @@ describe("CommandExecutor options", () => {
       "CommandExecutor: Missing required option `command`",
     );
     expect(() => new CommandExecutor({ command: "x", timeoutMs: -1 })).toThrow("`timeoutMs`");
+    // Beyond a host timer's limit the timeout would fire at once: refused with the range.
+    expect(() => new CommandExecutor({ command: "x", idleTimeoutMs: 2 ** 31 })).toThrow(
+      "a number from 0 to 2147483647 (24.8 days)",
+    );
     expect(() => new CommandExecutor({ command: "x", promptVia: "shell" as never })).toThrow(
       "`promptVia`",
     );

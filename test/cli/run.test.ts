@@ -28,6 +28,21 @@ const statePath = () => join(project.stateDir, "terminals", "test-terminal", "lo
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
 
 describe("loop run", { timeout: 60_000 }, () => {
+  it("init, then validate, then run with Claude Code to completion, in a new project", async () => {
+    const fresh = await createTestProject();
+    try {
+      expect((await fresh.run(["init"])).code).toBe(0);
+      const validate = await fresh.run(["validate"]);
+      expect(validate.code, validate.stdout + validate.stderr).toBe(0);
+      const run = await fresh.run(["run", "--bin", FAKE_CLAUDE], { env: fakeClaude("loop") });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain("exit: all_tasks_complete");
+      expect(readFileSync(join(fresh.dir, "plan.md"), "utf8")).not.toMatch(/- \[ \] TASK/);
+    } finally {
+      await fresh.remove();
+    }
+  });
+
   it("runs the plan to completion with Claude Code and leaves state, logs and status.json", async () => {
     const run = await project.run(["run", "--bin", FAKE_CLAUDE], { env: fakeClaude("loop") });
     expect(run.stderr, run.stderr).toContain("✓ TASK-001 complete");

@@ -54,6 +54,9 @@ export const DEFAULT_KILL_GRACE_MS = 5000;
 /** Default of {@link CommandExecutorOptions.tailBytes}: 1 MiB. */
 export const DEFAULT_TAIL_BYTES = 1024 * 1024;
 
+/** The longest delay a host timer takes (about 24.8 days). */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 const durationOptions = ["timeoutMs", "idleTimeoutMs", "killGraceMs", "tailBytes"] as const;
 
 /**
@@ -89,9 +92,10 @@ export function checkCommandExecutorOptions(options: unknown): CommandExecutorOp
     const value = given[name];
     if (
       value !== undefined &&
-      (typeof value !== "number" || !(value >= 0) || !Number.isFinite(value))
+      (typeof value !== "number" || !(value >= 0) || !(value <= LONGEST_TIMER_MS))
     ) {
-      throw invalid(name, "a finite number >= 0", value);
+      // A host timer fires at once beyond 2^31 - 1 ms: refuse rather than time out at once.
+      throw invalid(name, `a number from 0 to ${LONGEST_TIMER_MS} (24.8 days)`, value);
     }
   }
   for (const name of ["promptArgument", "onLine", "parse"] as const) {
