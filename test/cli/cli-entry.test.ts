@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestProject, LOOP_BIN, type TestProject } from "./support.js";
@@ -54,6 +55,24 @@ describe("the loop binary", { timeout: 60_000 }, () => {
     // A few kilobytes of the CLI's own code: the dispatcher and the command table.
     const bytes = graph.files.reduce((sum, file) => sum + readFileSync(file).length, 0);
     expect(bytes).toBeLessThan(20_000);
+  });
+
+  it("is self-contained: no built file loads a package other than Node's own", () => {
+    // So `pnpm --filter @loop/cli build` alone gives a working binary, and the published CLI
+    // needs no install of the SDK packages.
+    const directory = dirname(LOOP_BIN);
+    const loaded = new Set<string>();
+    for (const file of readdirSync(directory).filter((name) => name.endsWith(".js"))) {
+      const text = readFileSync(join(directory, file), "utf8");
+      const pattern = /(?:from\s+|import\(|require\()["']([^"'.][^"']*)["']/g;
+      for (const match of text.matchAll(pattern)) loaded.add(match[1] ?? "");
+    }
+    const builtins = new Set(builtinModules);
+    const foreign = [...loaded].filter(
+      (name) => !name.startsWith("node:") && !builtins.has(name.split("/")[0] ?? ""),
+    );
+    expect(foreign).toEqual([]);
+    expect(loaded.size).toBeGreaterThan(3);
   });
 
   it("lists every command in --help, and shows the overview with exit 2 when given none", async () => {
