@@ -3,8 +3,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsup";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
-const source = (name: string) =>
-  fileURLToPath(new URL(`../${name}/src/index.ts`, import.meta.url));
+const source = (name: string) => fileURLToPath(new URL(`../${name}/src/index.ts`, import.meta.url));
 const SDK = ["core", "fs", "exec", "claude"] as const;
 
 // The `loop` binary is one self-contained bundle: the SDK packages from their sources and every
