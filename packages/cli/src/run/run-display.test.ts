@@ -50,7 +50,7 @@ describe("statusLine", () => {
 });
 
 describe("createTerminalDisplay", () => {
-  const plain = createStyle({ isTTY: false }, {});
+  const plain = createStyle({ write: () => undefined, isTTY: false }, {});
 
   it("redraws the status line in place and keeps lines above it", () => {
     const { writes, output } = collector();
