@@ -180,6 +180,18 @@ describe("loop run", { timeout: 60_000 }, () => {
     expect(config.stderr).toContain("max_iterations");
   });
 
+  it("exits 1 at once, before any iteration, when the agent's executable is missing", async () => {
+    const run = await project.run(["run", "--bin", join(project.dir, "no-such-claude")]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("no-such-claude` is not found (or not executable)");
+    expect(existsSync(project.stateDir)).toBe(false);
+    const onPath = await project.run(["run", "--executor", "codex"], {
+      env: { PATH: project.dir },
+    });
+    expect(onPath.code).toBe(1);
+    expect(onPath.stderr).toContain("`codex` is not found on PATH");
+  });
+
   it("exits 2 for a wrong command line, suggesting the option meant", async () => {
     const typo = await project.run(["run", "--max-iteration", "3"]);
     expect(typo.code).toBe(2);

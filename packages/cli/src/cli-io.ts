@@ -22,8 +22,27 @@ export interface CliIo {
   readonly cwd: string;
 }
 
-/** The running process's streams, environment and folder. */
+/** Whether `error` is a write to a closed pipe (`loop run --json | head`). */
+function isClosedPipe(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === "EPIPE";
+}
+
+/** Stops a closed pipe from crashing the process: output to it is dropped, the command goes on. */
+function ignoreClosedPipe(stream: NodeJS.WriteStream): void {
+  if (stream.listenerCount("error") > 0) return;
+  stream.on("error", (error) => {
+    if (!isClosedPipe(error)) throw error;
+  });
+}
+
+/**
+ * The running process's streams, environment and folder. Writing to a closed pipe (`| head`)
+ * drops the output instead of crashing: a loop keeps running, and saves its state, when the
+ * program reading its output has gone.
+ */
 export function processIo(): CliIo {
+  ignoreClosedPipe(process.stdout);
+  ignoreClosedPipe(process.stderr);
   return {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -20,6 +20,7 @@ import {
 import { createExecutor } from "../run/create-executor.js";
 import { printDryRun, printDryRunJson } from "../run/dry-run.js";
 import { exitCodeFor } from "../run/exit-code.js";
+import { findExecutable } from "../run/find-executable.js";
 import { emitJsonEvents, emitJsonResult } from "../run/json-events.js";
 import {
   createPlainDisplay,
@@ -159,6 +160,12 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
 
+  const agent = executor.commandLine({ prompt: "", sessionId: null }).command;
+  if ((await findExecutable(agent, io.env.PATH, project.cwd)) === null) {
+    throw new LoopError({
+      message: `the agent's executable \`${agent}\` is not found${agent.includes("/") ? " (or not executable)" : " on PATH"}: install it, or name it with --bin <path>.`,
+    });
+  }
   const logger = createJsonlLogger({ path: project.resolve(config.logging.decision_log) });
   const verifierLog = createVerifierLog({ path: project.resolve(config.logging.verifier_log) });
   const controller = new AbortController();

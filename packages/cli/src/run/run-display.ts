@@ -116,6 +116,12 @@ export function showEvents(loop: Loop, display: RunDisplay, style: Style, now: (
       style.dim(`iteration ${iteration}: ${what}${attempt > 1 ? ` (attempt ${attempt})` : ""}`),
     );
   });
+  loop.on("iteration-end", ({ iteration, result }) => {
+    if (result.success || result.usageLimit !== undefined) return;
+    display.line(
+      style.red(`✗ iteration ${iteration} failed: ${result.error ?? "the agent's run failed"}`),
+    );
+  });
   loop.on("task-complete", ({ taskId }) => display.line(style.green(`✓ ${taskId} complete`)));
   loop.on("task-failed", ({ taskId, attempts, reason }) =>
     display.line(style.red(`✗ ${taskId} given up after ${attempts} attempts: ${reason}`)),
