@@ -1,5 +1,14 @@
 #!/usr/bin/env node
-import { processIo } from "./cli-io.js";
-import { runCli } from "./run-cli.js";
+import { CLI_VERSION } from "./version.js";
 
-process.exitCode = await runCli(process.argv.slice(2), processIo());
+// `loop --version` answers before anything else loads; every other command goes through runCli.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+  process.stdout.write(`${CLI_VERSION}\n`);
+} else {
+  const [{ processIo }, { runCli }] = await Promise.all([
+    import("./cli-io.js"),
+    import("./run-cli.js"),
+  ]);
+  process.exitCode = await runCli(argv, processIo());
+}
