@@ -12,7 +12,9 @@ import {
   toCircuitBreakerState,
 } from "../state/persisted-circuit-breaker.js";
 import { toRateWindow } from "../state/persisted-rate-window.js";
+import { startRun } from "../state/start-run.js";
 import { createStateManager } from "../state/state-manager.js";
+import { completedEarlier } from "./completed-earlier.js";
 import type { ExecutionRequest } from "./executor.js";
 import { iterationRequest } from "./iteration-request.js";
 import { loadLoopConfig } from "./load-loop-config.js";
@@ -64,10 +66,12 @@ export async function previewIteration(options: RunLoopOptions): Promise<Iterati
   const stored = (await createStateManager(options.store).readState(terminalId)).state;
   const now = clock.now();
   const view = await readPlanView(options.plan, createPlanCache(), config.plans.optional_headings);
-  const base = withCompletedFromPlan(
+  // The state as the run would start it (a new run record, its streaks and indicators reset).
+  const started = startRun(
     stored ?? createInitialState({ planPath: options.plan.path, now: formatTimestamp(now) }),
-    view,
+    { runId: "preview", now: formatTimestamp(now) },
   );
+  const base = withCompletedFromPlan(started, view);
   const circuit = checkCircuit(toCircuitBreakerState(base.circuit_breaker), now, {
     cooldownMs: config.circuit_breaker.cooldown_minutes * 60_000,
   });
@@ -88,7 +92,10 @@ export async function previewIteration(options: RunLoopOptions): Promise<Iterati
     now,
     aborted: options.signal?.aborted === true,
   });
-  const decision = options.policy ? options.policy(input, shouldExit) : shouldExit(input);
+  const policyDecision = options.policy ? options.policy(input, shouldExit) : shouldExit(input);
+  const earlier = completedEarlier(stored, options.plan.path, view);
+  const decision: ExitDecision =
+    earlier === null ? policyDecision : { ...policyDecision, exit: true, reason: earlier };
   const rate = checkRateLimit(
     toRateWindow(state.rate_window),
     now,

@@ -33,6 +33,7 @@ import type { Concern } from "../verify/user-concerns.js";
 import { extractUserConcerns } from "../verify/user-concerns.js";
 import { verifyCompletion } from "../verify/verify-completion.js";
 import type { Clock } from "./clock.js";
+import { completedEarlier } from "./completed-earlier.js";
 import { executeWithTimeout } from "./execute-with-timeout.js";
 import type { ExecutionResult, UsageLimit } from "./executor.js";
 import { asError, reasonForError } from "./exit-reason-for-error.js";
@@ -122,6 +123,8 @@ class LoopRun {
   private taskInProgress: string | null = null;
   /** Why each task's last attempt failed, when it failed with an error (for `task_failed`). */
   private failureReasons = new Map<string, string>();
+  /** The terminal's state as stored before this run started it. */
+  private storedAtStart: LoopState | null = null;
 
   constructor(
     private readonly options: RunLoopOptions,
@@ -220,6 +223,7 @@ class LoopRun {
         state?.loop_metadata.iterations ?? 0,
       );
     }
+    this.storedAtStart = state;
     const fresh =
       state ?? createInitialState({ planPath: this.options.plan.path, now: this.now() });
     return startRun(fresh, {
@@ -276,6 +280,10 @@ class LoopRun {
         this.cache,
         config.plans.optional_headings,
       );
+      if (this.iterationsThisRun === 0) {
+        const earlier = completedEarlier(this.storedAtStart, this.options.plan.path, view);
+        if (earlier !== null) return this.stop(earlier, view);
+      }
       const state = this.syncCompleted(view);
 
       const circuit = checkCircuit(toCircuitBreakerState(state.circuit_breaker), this.clock.now(), {
