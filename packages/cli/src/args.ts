@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { closest } from "fastest-levenshtein";
+import { errorMessage } from "./error-message.js";
 import { UsageError } from "./usage-error.js";
 
 /** The options a command accepts, as `node:util`'s `parseArgs` takes them. */
@@ -18,7 +19,7 @@ function optionNames(spec: OptionSpec): string[] {
 }
 
 function explain(error: unknown, command: string, spec: OptionSpec): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const unknown = /Unknown option '([^']+)'/.exec(message);
   if (unknown?.[1] !== undefined) {
     const given = unknown[1];

@@ -11,6 +11,7 @@ import {
   storyTasks,
 } from "@loop/core";
 import { createStatusFile, type Status } from "@loop/fs";
+import { errorMessage } from "./error-message.js";
 import { readLastEvents } from "./log-tail.js";
 import { type Project, STATUS_FILE_PATH } from "./project.js";
 
@@ -48,16 +49,12 @@ export interface LoopSnapshot {
   readonly problems: readonly string[];
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** `status.json`, or `null` with a problem noted when it cannot be read. */
 export async function readStatus(project: Project, problems: string[]): Promise<Status | null> {
   try {
     return await createStatusFile({ path: project.resolve(STATUS_FILE_PATH) }).read();
   } catch (error) {
-    problems.push(message(error));
+    problems.push(errorMessage(error));
     return null;
   }
 }
@@ -121,10 +118,10 @@ export async function readLoopSnapshot(
   try {
     state = (await createStateManager(project.store).readState(terminalId)).state;
   } catch (error) {
-    problems.push(message(error));
+    problems.push(errorMessage(error));
   }
   const metrics = await readMetrics(project.store, terminalId, {
-    onError: (error) => problems.push(message(error)),
+    onError: (error) => problems.push(errorMessage(error)),
   });
   let events: DecisionEvent[] = [];
   try {
@@ -134,14 +131,14 @@ export async function readLoopSnapshot(
       options.eventCount,
     );
   } catch (error) {
-    problems.push(message(error));
+    problems.push(errorMessage(error));
   }
   const planPath = state?.loop_metadata.plan_path || status?.plan_path || config.plans.default_plan;
   let progress: PlanProgress | null = null;
   try {
     progress = await readProgress(project, planPath, config);
   } catch (error) {
-    problems.push(message(error));
+    problems.push(errorMessage(error));
   }
   return { terminalId, state, metrics, status, events, progress, problems };
 }

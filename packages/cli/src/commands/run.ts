@@ -11,6 +11,7 @@ import { numberOption, parseCommandArgs, textOption } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
+import { errorMessage } from "../error-message.js";
 import {
   loadProjectConfig,
   openProject,
@@ -104,7 +105,7 @@ async function readPromptTemplate(path: string | undefined): Promise<string | nu
   try {
     return await readFile(path, "utf8");
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new LoopError({ message: `the prompt file ${path} cannot be read: ${reason}` });
   }
 }

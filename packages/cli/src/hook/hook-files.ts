@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
 import type { StopHookOptions } from "@loop/claude";
 import { atomicWriteFile } from "@loop/fs";
+import { readTextIfExists } from "../read-if-exists.js";
 
 /**
  * The file access `handleStopHook` needs, on the real file system: `readFile` gives `null` for
@@ -9,13 +9,6 @@ import { atomicWriteFile } from "@loop/fs";
  * at the same instant sees the old text or the new, never half of it.
  */
 export const HOOK_FILES: Pick<StopHookOptions, "readFile" | "writeFile"> = {
-  readFile: async (path) => {
-    try {
-      return await readFile(path, "utf8");
-    } catch (error) {
-      if ((error as { code?: unknown }).code === "ENOENT") return null;
-      throw error;
-    }
-  },
+  readFile: readTextIfExists,
   writeFile: (path, text) => atomicWriteFile(path, text),
 };

@@ -1,4 +1,5 @@
 import type { StopHookInput } from "@loop/claude";
+import { errorMessage } from "../error-message.js";
 
 /** What {@link parseStopHookInput} made of the hook's standard input. */
 export type ParsedStopHookInput =
@@ -58,7 +59,7 @@ export function parseStopHookInput(text: string): ParsedStopHookInput {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return { ok: false, problem: `the input is not JSON (${reason})` };
   }
   if (!isRecord(value)) {

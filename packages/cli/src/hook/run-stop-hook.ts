@@ -6,6 +6,7 @@ import {
 } from "@loop/claude";
 import { type OptionSpec, parseCommandArgs } from "../args.js";
 import type { CliIo } from "../cli-io.js";
+import { errorMessage } from "../error-message.js";
 import { CLI_EXIT_CODES } from "../exit-codes.js";
 import { loadProjectConfig, openProject, PROJECT_OPTIONS } from "../project.js";
 import { UsageError } from "../usage-error.js";
@@ -21,10 +22,6 @@ export const STOP_HOOK_OPTIONS = {
 } as const satisfies OptionSpec;
 
 type OptionValues = Readonly<Record<string, string | boolean | undefined>>;
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The project folder of a stop: `CLAUDE_PROJECT_DIR`, which Claude Code sets for hook commands

@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { atomicWriteFile } from "@loop/fs";
+import { readTextIfExists } from "../read-if-exists.js";
 import { mergeStopHook } from "./stop-hook-settings.js";
 
 /** What {@link installStopHook} did. */
@@ -18,15 +18,6 @@ export type StopHookInstall =
       readonly column?: number;
     };
 
-async function readIfExists(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as { code?: unknown }).code === "ENOENT") return null;
-    throw error;
-  }
-}
-
 /**
  * Registers `loop hook stop` as the Stop hook in a Claude Code settings file
  * (`.claude/settings.json`): creates the file, or merges the hook into it with
@@ -37,7 +28,7 @@ async function readIfExists(path: string): Promise<string | null> {
  * @throws the Node.js system error when the file cannot be read or written.
  */
 export async function installStopHook(path: string): Promise<StopHookInstall> {
-  const text = await readIfExists(path);
+  const text = await readTextIfExists(path);
   const merge = mergeStopHook(text);
   if (merge.kind === "invalid") {
     const { kind: _kind, ...problem } = merge;

@@ -1,3 +1,5 @@
+import { errorMessage } from "../error-message.js";
+
 /** A 1-based line and column in a text. */
 export interface TextPosition {
   readonly line: number;
@@ -16,7 +18,7 @@ function isViablePrefix(prefix: string): boolean {
     JSON.parse(prefix);
     return true;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return /end of JSON input/i.test(message) || namedOffset(message) === prefix.length;
   }
 }
@@ -47,7 +49,7 @@ function searchOffset(text: string): number {
  * @returns the position, or `null` when `text` parses after all.
  */
 export function jsonErrorPosition(text: string, error: unknown): TextPosition | null {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (isViablePrefix(text) && !/end of JSON input/i.test(message)) return null;
   const named = namedOffset(message);
   const offset = Math.max(0, Math.min(named ?? searchOffset(text), text.length - 1));

@@ -1,6 +1,7 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { atomicWriteFile } from "@loop/fs";
+import { readTextIfExists } from "../read-if-exists.js";
 
 /**
  * What happened to a file `loop init` writes:
@@ -26,15 +27,6 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-async function currentText(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return null;
-    throw error;
-  }
-}
-
 /**
  * Writes one file of the scaffold, creating its folder. A new file is created exclusively
  * (`wx`), so a file that appears meanwhile is never clobbered; a replaced one is written
@@ -52,7 +44,7 @@ export async function writeScaffoldFile(
   mode: ScaffoldMode,
 ): Promise<ScaffoldOutcome> {
   await mkdir(dirname(path), { recursive: true });
-  const existing = await currentText(path);
+  const existing = await readTextIfExists(path);
   if (existing === null) {
     try {
       await writeFile(path, text, { encoding: "utf8", flag: "wx" });

@@ -1,3 +1,4 @@
+import { errorMessage } from "../error-message.js";
 import { jsonErrorPosition } from "./json-error-position.js";
 
 /** The command Claude Code runs as the Stop hook: `loop` must be on the hook shell's `PATH`. */
@@ -66,7 +67,7 @@ function parseSettings(text: string): ParsedSettings {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     const position = jsonErrorPosition(text, error);
     return {
       ok: false,

@@ -11,6 +11,7 @@ import {
   type OutputLine,
 } from "@loop/exec";
 import { split } from "shlex";
+import { errorMessage } from "../error-message.js";
 import { UsageError } from "../usage-error.js";
 import type { ExecutorName } from "./run-options.js";
 
@@ -51,7 +52,7 @@ function commandExecutor(settings: ExecutorSettings): CommandExecutor {
   try {
     words = split(settings.cmd);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new UsageError(
       `loop run: --cmd ${JSON.stringify(settings.cmd)} cannot be split: ${reason}.`,
     );

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { errorMessage } from "../error-message.js";
 
 /** What {@link readTextFile} found. */
 export type TextFileRead =
@@ -18,7 +19,7 @@ export async function readTextFile(path: string): Promise<TextFileRead> {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === "ENOENT") return { kind: "missing" };
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return { kind: "unreadable", reason };
   }
 }
