@@ -2,9 +2,9 @@ import { numberOption, parseCommandArgs } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
+import { summarizeEvent } from "../format/event-summary.js";
+import { formatClock, readTime } from "../format/format-clock.js";
 import { type LoopSnapshot, readLoopSnapshot } from "../loop-snapshot.js";
-import { summarizeEvent } from "../monitor/event-summary.js";
-import { formatClock, readTime } from "../monitor/format-clock.js";
 import {
   loadProjectConfig,
   openProject,

@@ -1,6 +1,6 @@
 import type { DecisionEvent } from "@loop/core";
+import { readTime } from "../format/format-clock.js";
 import type { LoopSnapshot } from "../loop-snapshot.js";
-import { readTime } from "./format-clock.js";
 
 /** A wait for a limit that has not ended yet. */
 export interface ActiveWait {

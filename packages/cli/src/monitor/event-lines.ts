@@ -1,7 +1,7 @@
 import type { DecisionEvent } from "@loop/core";
+import { summarizeEvent } from "../format/event-summary.js";
+import { formatClock, readTime } from "../format/format-clock.js";
 import type { Style } from "../style.js";
-import { summarizeEvent } from "./event-summary.js";
-import { formatClock, readTime } from "./format-clock.js";
 import type { FrameContext } from "./frame-context.js";
 
 /** Width of the event name column: the longest names (`usage_limit_wait`) fit. */

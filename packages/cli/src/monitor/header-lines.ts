@@ -1,6 +1,6 @@
 import type { LoopState } from "@loop/core";
-import { formatClock, readTime } from "./format-clock.js";
-import { formatDuration } from "./format-duration.js";
+import { formatClock, readTime } from "../format/format-clock.js";
+import { formatDuration } from "../format/format-duration.js";
 import { type FrameContext, label } from "./frame-context.js";
 
 function runStatus(context: FrameContext, state: LoopState): string {

@@ -1,6 +1,6 @@
+import { formatClock, readTime } from "../format/format-clock.js";
+import { formatCountdown } from "../format/format-duration.js";
 import { findActiveWait } from "./active-wait.js";
-import { formatClock, readTime } from "./format-clock.js";
-import { formatCountdown } from "./format-duration.js";
 import { type FrameContext, LABEL_WIDTH, label } from "./frame-context.js";
 import { renderProgressBar } from "./progress-bar.js";
 

@@ -8,10 +8,10 @@ import {
 } from "@loop/core";
 import type { Status } from "@loop/fs";
 import { describe, expect, it } from "vitest";
+import { visibleWidth } from "../format/fit-line.js";
 import type { LoopSnapshot, PlanProgress } from "../loop-snapshot.js";
 import { createStyle } from "../style.js";
 import { findActiveWait } from "./active-wait.js";
-import { visibleWidth } from "./fit-line.js";
 import { renderMonitorFrame } from "./render-frame.js";
 
 const NOW = Date.parse("2026-03-14T10:20:00.000Z");

@@ -1,7 +1,7 @@
+import { fitLine, oneLine } from "../format/fit-line.js";
 import type { LoopSnapshot } from "../loop-snapshot.js";
 import type { Style } from "../style.js";
 import { eventLines } from "./event-lines.js";
-import { fitLine, oneLine } from "./fit-line.js";
 import type { FrameContext } from "./frame-context.js";
 import { headerLines } from "./header-lines.js";
 import { loopLines } from "./loop-lines.js";

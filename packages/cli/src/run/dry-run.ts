@@ -2,7 +2,7 @@ import type { IterationPreview } from "@loop/core";
 import type { CommandLine } from "@loop/exec";
 import { join } from "shlex";
 import type { CliOutput } from "../cli-io.js";
-import { formatDuration } from "../monitor/format-duration.js";
+import { formatDuration } from "../format/format-duration.js";
 import type { Style } from "../style.js";
 
 /** What `loop run --dry-run` reports. */

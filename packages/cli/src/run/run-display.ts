@@ -1,6 +1,8 @@
 import type { Loop, LoopResult } from "@loop/core";
 import type { CliOutput } from "../cli-io.js";
-import { formatCountdown } from "../monitor/format-duration.js";
+import { fitLine } from "../format/fit-line.js";
+import { formatClock } from "../format/format-clock.js";
+import { formatCountdown } from "../format/format-duration.js";
 import type { Style } from "../style.js";
 import type { RunView } from "./run-tracker.js";
 
@@ -32,11 +34,6 @@ export function statusLine(view: Readonly<RunView>, now: number): string {
   return parts.join(" · ");
 }
 
-function truncate(text: string, columns: number | undefined): string {
-  if (columns === undefined || columns < 4 || text.length <= columns - 1) return text;
-  return `${text.slice(0, columns - 2)}…`;
-}
-
 /**
  * The terminal display: lines that stay above a status line redrawn in place (`\r` and erase
  * line), with a countdown ticking once a second while the loop waits for a limit.
@@ -56,7 +53,9 @@ export function createTerminalDisplay(
   const draw = () => {
     if (current === null) return;
     clear();
-    output.write(style.cyan(truncate(statusLine(current, now()), output.columns)));
+    // One column is left free, so the line never wraps and `\r` can redraw it.
+    const width = output.columns === undefined ? Number.POSITIVE_INFINITY : output.columns - 1;
+    output.write(style.cyan(fitLine(statusLine(current, now()), width)));
     shown = true;
   };
   const tick = () => {
@@ -101,10 +100,6 @@ export function createPlainDisplay(output: CliOutput): RunDisplay {
   };
 }
 
-function clock(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(11, 19);
-}
-
 /** Prints the loop's notable events as lines of `display`. */
 export function showEvents(loop: Loop, display: RunDisplay, style: Style, now: () => number): void {
   loop.on("iteration-start", ({ iteration, task, attempt, kind }) => {
@@ -130,7 +125,7 @@ export function showEvents(loop: Loop, display: RunDisplay, style: Style, now: (
     const what = kind === "usage_limit" ? "usage limit" : "hourly call limit";
     display.line(
       style.yellow(
-        `waiting for the ${what} until ${clock(until)} UTC (${formatCountdown(until, now())}): ${message}`,
+        `waiting for the ${what} until ${formatClock(until, now(), "UTC")} UTC (${formatCountdown(until, now())}): ${message}`,
       ),
     );
   });
