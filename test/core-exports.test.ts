@@ -76,6 +76,7 @@ const expected = [
   "initialCircuitBreakerState",
   "initialStopCounters",
   "isCompletionReason",
+  "isErrorReason",
   "isExitReason",
   "isIsoTimestamp",
   "isQuestionOnly",

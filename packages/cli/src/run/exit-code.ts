@@ -1,12 +1,5 @@
-import type { LoopResult } from "@loop/core";
+import { isErrorReason, type LoopResult } from "@loop/core";
 import { CLI_EXIT_CODES } from "../exit-codes.js";
-
-const ERROR_REASONS: ReadonlySet<string> = new Set([
-  "plan_error",
-  "config_error",
-  "state_error",
-  "error",
-]);
 
 /**
  * The exit code of `loop run` for a finished loop: `complete` (0) when the plan is complete,
@@ -15,6 +8,6 @@ const ERROR_REASONS: ReadonlySet<string> = new Set([
  */
 export function exitCodeFor(result: Pick<LoopResult, "exitReason" | "complete">): number {
   if (result.exitReason === "aborted") return CLI_EXIT_CODES.aborted;
-  if (ERROR_REASONS.has(result.exitReason)) return CLI_EXIT_CODES.error;
+  if (isErrorReason(result.exitReason)) return CLI_EXIT_CODES.error;
   return result.complete ? CLI_EXIT_CODES.complete : CLI_EXIT_CODES.incomplete;
 }

@@ -1,5 +1,4 @@
-import type { ExitReason } from "@loop/core";
-import { rateWindowStart } from "@loop/core";
+import { type ExitReason, isErrorReason, rateWindowStart } from "@loop/core";
 import type { Status, StatusFile } from "@loop/fs";
 import type { RunView } from "./run-tracker.js";
 
@@ -13,15 +12,7 @@ export interface StatusContext {
 function finalStatus(reason: ExitReason, complete: boolean): string {
   if (complete) return "completed";
   if (reason === "aborted") return "stopped";
-  if (
-    reason === "plan_error" ||
-    reason === "config_error" ||
-    reason === "state_error" ||
-    reason === "error"
-  ) {
-    return "failed";
-  }
-  return "halted";
+  return isErrorReason(reason) ? "failed" : "halted";
 }
 
 /** The time of day the hourly call counter resets, `HH:MM:SS` in UTC (the top of the next hour). */

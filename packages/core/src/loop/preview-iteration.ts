@@ -1,16 +1,10 @@
 import type { LoopConfig } from "../config/loop-config.js";
 import { createPlanCache } from "../plan/plan-cache.js";
-import { checkCircuit } from "../policy/circuit-breaker.js";
 import { checkRateLimit } from "../policy/rate-limiter.js";
 import { type ExitDecision, shouldExit } from "../policy/should-exit.js";
-import { selectNextTask } from "../policy/task-selection.js";
 import { createInitialState } from "../state/initial-state.js";
 import { formatTimestamp } from "../state/iso-timestamp.js";
 import type { LoopState } from "../state/loop-state.js";
-import {
-  fromCircuitBreakerState,
-  toCircuitBreakerState,
-} from "../state/persisted-circuit-breaker.js";
 import { toRateWindow } from "../state/persisted-rate-window.js";
 import { startRun } from "../state/start-run.js";
 import { createStateManager } from "../state/state-manager.js";
@@ -18,9 +12,9 @@ import { completedEarlier } from "./completed-earlier.js";
 import type { ExecutionRequest } from "./executor.js";
 import { iterationRequest } from "./iteration-request.js";
 import { loadLoopConfig } from "./load-loop-config.js";
-import { withCompletedFromPlan } from "./loop-state-update.js";
 import { readPlanView } from "./plan-view.js";
 import { policyInputFor } from "./policy-input.js";
+import { prepareIteration } from "./prepare-iteration.js";
 import { parsePromptTemplate } from "./prompt-template-parser.js";
 import type { RunLoopOptions } from "./run-loop-options.js";
 import { systemClock } from "./system-clock.js";
@@ -71,17 +65,7 @@ export async function previewIteration(options: RunLoopOptions): Promise<Iterati
     stored ?? createInitialState({ planPath: options.plan.path, now: formatTimestamp(now) }),
     { runId: "preview", now: formatTimestamp(now) },
   );
-  const base = withCompletedFromPlan(started, view);
-  const circuit = checkCircuit(toCircuitBreakerState(base.circuit_breaker), now, {
-    cooldownMs: config.circuit_breaker.cooldown_minutes * 60_000,
-  });
-  const state: LoopState = { ...base, circuit_breaker: fromCircuitBreakerState(circuit.breaker) };
-  const selection = selectNextTask({
-    tasks: view.tasks,
-    attempts: state.task_attempts ?? {},
-    failedTaskIds: state.failed_tasks,
-    maxAttempts: config.tasks.max_attempts,
-  });
+  const { state, selection } = prepareIteration(started, view, config, now);
   const input = policyInputFor({
     config,
     view,

@@ -10,7 +10,6 @@ import type {
 } from "../observe/decision-event-payloads.js";
 import { updateMetrics } from "../observe/metrics-document.js";
 import { createPlanCache } from "../plan/plan-cache.js";
-import { checkCircuit } from "../policy/circuit-breaker.js";
 import type { ExitPolicyInput } from "../policy/exit-policy-input.js";
 import { type ExitReason, isCompletionReason } from "../policy/exit-reasons.js";
 import { checkRateLimit, recordCall } from "../policy/rate-limiter.js";
@@ -19,10 +18,6 @@ import { selectNextTask } from "../policy/task-selection.js";
 import { createInitialState } from "../state/initial-state.js";
 import { formatTimestamp } from "../state/iso-timestamp.js";
 import type { LoopState } from "../state/loop-state.js";
-import {
-  fromCircuitBreakerState,
-  toCircuitBreakerState,
-} from "../state/persisted-circuit-breaker.js";
 import { fromRateWindow, toRateWindow } from "../state/persisted-rate-window.js";
 import { startRun } from "../state/start-run.js";
 import { createStateManager, type StateManager } from "../state/state-manager.js";
@@ -44,6 +39,7 @@ import { withAttempts, withCompletedFromPlan, withIds } from "./loop-state-updat
 import { observeOutcome } from "./observe-outcome.js";
 import { applyPlanChanges, type LoopTask, type PlanView, readPlanView } from "./plan-view.js";
 import { policyInputFor } from "./policy-input.js";
+import { prepareIteration } from "./prepare-iteration.js";
 import { parsePromptTemplate } from "./prompt-template-parser.js";
 import { defaultRunId } from "./run-id.js";
 import type { LoopResult, RunLoopOptions } from "./run-loop-options.js";
@@ -284,19 +280,9 @@ class LoopRun {
         const earlier = completedEarlier(this.storedAtStart, this.options.plan.path, view);
         if (earlier !== null) return this.stop(earlier, view);
       }
-      const state = this.syncCompleted(view);
-
-      const circuit = checkCircuit(toCircuitBreakerState(state.circuit_breaker), this.clock.now(), {
-        cooldownMs: config.circuit_breaker.cooldown_minutes * 60_000,
-      });
-      this.state = { ...state, circuit_breaker: fromCircuitBreakerState(circuit.breaker) };
-
-      const selection = selectNextTask({
-        tasks: view.tasks,
-        attempts: this.state.task_attempts ?? {},
-        failedTaskIds: this.state.failed_tasks,
-        maxAttempts: config.tasks.max_attempts,
-      });
+      const prepared = prepareIteration(this.state as LoopState, view, config, this.clock.now());
+      this.state = prepared.state;
+      const selection = prepared.selection;
       for (const id of selection.newlyFailed) {
         this.failTask(id, this.failureReasons.get(id) ?? "attempts used up");
       }

@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { resolveConfig } from "../config/resolve-config.js";
 import type { SafetyCheckName } from "./exit-check.js";
-import { EXIT_REASONS, type ExitReason, isCompletionReason, isExitReason } from "./exit-reasons.js";
+import {
+  EXIT_REASONS,
+  type ExitReason,
+  isCompletionReason,
+  isErrorReason,
+  isExitReason,
+} from "./exit-reasons.js";
 import { shouldExit } from "./should-exit.js";
 
 const policyDoc = readFileSync(new URL("../../../../docs/policy.md", import.meta.url), "utf8");
@@ -25,6 +31,15 @@ describe("EXIT_REASONS", () => {
       "all_tasks_complete",
       "exit_signal",
       "prd_complete",
+    ]);
+  });
+
+  it("isErrorReason is true exactly for plan_error, config_error, state_error and error", () => {
+    expect(EXIT_REASONS.filter((reason) => isErrorReason(reason))).toEqual([
+      "plan_error",
+      "config_error",
+      "state_error",
+      "error",
     ]);
   });
 

@@ -64,6 +64,22 @@ export function isCompletionReason(reason: ExitReason): boolean {
   return completionReasons.has(reason);
 }
 
+const errorReasons: ReadonlySet<ExitReason> = new Set([
+  "plan_error",
+  "config_error",
+  "state_error",
+  "error",
+]);
+
+/**
+ * Whether `reason` means an error stopped the loop (the plan, config or state could not be
+ * used, or something failed unexpectedly), as opposed to completion or a safety exit. A
+ * `LoopResult` with such a reason carries the `error`.
+ */
+export function isErrorReason(reason: ExitReason): boolean {
+  return errorReasons.has(reason);
+}
+
 /** Whether `value` is one of the stable exit reason codes. */
 export function isExitReason(value: unknown): value is ExitReason {
   return typeof value === "string" && (EXIT_REASONS as readonly string[]).includes(value);

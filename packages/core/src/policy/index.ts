@@ -24,6 +24,7 @@ export {
   EXIT_REASONS,
   type ExitReason,
   isCompletionReason,
+  isErrorReason,
   isExitReason,
 } from "./exit-reasons.js";
 export {
