@@ -4,11 +4,13 @@ import {
   type ExitPolicy,
   type ExitPolicyInput,
   formatTimestamp,
+  isIsoTimestamp,
   type LoopConfig,
   type LoopState,
   type LoopTask,
   observeOutcome,
   type Prd,
+  parseTimestamp,
   selectNextTask,
   shouldExit,
   storyTasks,
@@ -50,9 +52,12 @@ export interface StopHookPolicyDecision {
   readonly state: LoopState;
 }
 
+/** When the loop started: the state file's `started_at` when it is a timestamp, else the state's. */
 function startedAt(ralph: RalphLoopState, state: LoopState): number {
-  const fromFile = ralph.startedAt === null ? Number.NaN : Date.parse(ralph.startedAt);
-  return Number.isNaN(fromFile) ? Date.parse(state.loop_metadata.started_at) : fromFile;
+  const fromFile = ralph.startedAt;
+  return fromFile !== null && isIsoTimestamp(fromFile)
+    ? parseTimestamp(fromFile)
+    : parseTimestamp(state.loop_metadata.started_at);
 }
 
 /**
