@@ -18,5 +18,7 @@ export default defineConfig({
   },
   test: {
     include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
+    // The real-agent tier runs with `pnpm test:agents` (vitest.agents.config.ts).
+    exclude: ["**/node_modules/**", "test/agents/**"],
   },
 });
