@@ -1,13 +1,13 @@
-import { defineConfig, mergeConfig } from "vitest/config";
+import { defineConfig } from "vitest/config";
 import base from "./vitest.config.js";
 
 // The real-agent tier (`pnpm test:agents`): tests that spawn the real Claude Code, Codex and
 // Gemini CLIs (installed by scripts/install-agents.mjs) against local stand-ins of their model
 // APIs. Each real CLI takes seconds to start, so the files run one at a time.
-export default mergeConfig(base, {
+export default defineConfig({
+  resolve: base.resolve,
   test: {
     include: ["test/agents/**/*.test.ts"],
-    exclude: [],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     fileParallelism: false,

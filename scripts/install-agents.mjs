@@ -71,14 +71,21 @@ async function install({ name, packageName, binName, version }) {
   }
   const check = await answers(bin, version, home);
   if (!check.ok) {
-    throw new Error(`${spec} installed, but \`${binName} --version\` did not answer ${version}:\n${check.output.trim()}`);
+    throw new Error(
+      `${spec} installed, but \`${binName} --version\` did not answer ${version}:\n${check.output.trim()}`,
+    );
   }
   await writeFile(marker, `${JSON.stringify({ package: packageName, version }, null, 2)}\n`);
   return { name, version, bin, reused: false };
 }
 
 const jobs = Object.entries(pins.agents).flatMap(([name, entry]) =>
-  entry.versions.map((version) => ({ name, packageName: entry.package, binName: entry.bin, version })),
+  entry.versions.map((version) => ({
+    name,
+    packageName: entry.package,
+    binName: entry.bin,
+    version,
+  })),
 );
 const failures = [];
 const queue = [...jobs];

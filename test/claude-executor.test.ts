@@ -142,7 +142,7 @@ describe("ClaudeExecutor", () => {
   it("is_error with exit code 0 is a failure", async () => {
     const result = await run(fakeClaude("is-error-exit-0"));
     expect(result.success).toBe(false);
-    expect(result.error).toContain("error result");
+    expect(result.error).toBe("Claude Code: Something went wrong.");
     expect(result.usageLimit).toBeUndefined();
   });
 
@@ -181,7 +181,7 @@ describe("ClaudeExecutor", () => {
     expect(result).toMatchObject({
       success: false,
       sessionId: "sess-fake-0001",
-      error: "Claude Code exited with code 1 before writing a result",
+      error: "Claude Code exited with code 1 before writing a result: fake-claude: crashed",
     });
   });
 

@@ -221,3 +221,52 @@ describe("scenario 6: a usage limit mid-run", () => {
     expectUsageLimitExit(await runUntilLimit({ waitable: false }));
   });
 });
+
+describe("a limit is a limit only when the run did not succeed", () => {
+  it("a successful run that reports a limit (paid from extra usage) counts as an iteration, with no wait", async () => {
+    const plan = memoryPlan(seedPlan(2), { path: "plan.md" });
+    const clock = createTestClock({ start: START });
+    const limit = hitsUsageLimit(twoHoursLater, { message }).usageLimit;
+    const executor = createScriptedExecutor(
+      [
+        { ...completesTask(), costUsd: 0.25, usageLimit: limit },
+        completesTask({ exitSignal: true }),
+      ],
+      { clock },
+    );
+    const result = await runLoop({ plan, executor, store: new MemoryStateStore(), clock });
+
+    expect(callsOf(executor).map((call) => call.task)).toEqual(["TASK-001", "TASK-002"]);
+    expect(result).toMatchObject({
+      exitReason: "all_tasks_complete",
+      iterations: 2,
+      costUsd: 0.25,
+    });
+    expect(result.state.cost_usd).toBe(0.25);
+    expect(clock.sleeps).not.toContain(2 * 3_600_000);
+  });
+
+  it("a run stopped by a limit is run again after the wait, and what it cost is still booked", async () => {
+    const plan = memoryPlan(seedPlan(2), { path: "plan.md" });
+    const clock = createTestClock({ start: START });
+    const executor = createScriptedExecutor(
+      [
+        { ...hitsUsageLimit(twoHoursLater, { message }), costUsd: 0.1 },
+        { ...completesTask(), costUsd: 0.25 },
+        completesTask({ exitSignal: true }),
+      ],
+      { clock },
+    );
+    const result = await runLoop({ plan, executor, store: new MemoryStateStore(), clock });
+
+    expect(callsOf(executor).map((call) => call.task)).toEqual([
+      "TASK-001",
+      "TASK-001",
+      "TASK-002",
+    ]);
+    expect(result).toMatchObject({ exitReason: "all_tasks_complete", iterations: 2 });
+    expect(result.costUsd).toBeCloseTo(0.35, 10);
+    expect(result.state.cost_usd).toBeCloseTo(0.35, 10);
+    expect(clock.sleeps).toContain(2 * 3_600_000);
+  });
+});

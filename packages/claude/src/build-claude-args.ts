@@ -1,10 +1,17 @@
 import type { ExecutionRequest } from "@loop/core";
 
-/** The permission modes of `claude --permission-mode`. */
+/**
+ * The permission modes of `claude --permission-mode`: `acceptEdits`, `auto`, `bypassPermissions`,
+ * `dontAsk`, `plan`, and the one that asks, named `default` up to Claude Code 2.1.2xx and `manual`
+ * from 2.1.3xx (which still takes `default`). Any other string is passed as it is.
+ */
 export type ClaudePermissionMode =
-  | "default"
   | "acceptEdits"
+  | "auto"
   | "bypassPermissions"
+  | "default"
+  | "dontAsk"
+  | "manual"
   | "plan"
   | (string & {});
 

@@ -1,7 +1,9 @@
 import type { ExecuteOptions, ExecutionRequest, ExecutionResult, Executor } from "@loop/core";
 import { CommandExecutor, type CommandLine, type GitProgress, type OutputLine } from "@loop/exec";
 import { buildClaudeArgs, type ClaudeArgsOptions } from "./build-claude-args.js";
+import type { ClaudeRun } from "./claude-run.js";
 import { createClaudeStreamParser } from "./claude-stream-parser.js";
+import { resumedSessionIsGone } from "./missing-session.js";
 import { toExecutionResult } from "./to-execution-result.js";
 
 /** One event of Claude Code's stream-json output, as parsed from its line. */
@@ -68,13 +70,6 @@ export class ClaudeExecutor implements Executor {
   }
 
   /**
-   * Runs `claude` once for `request`.
-   *
-   * @param request - the prompt, and the session to continue with `continueSession`.
-   * @param options - the engine's `signal`.
-   * @returns the result; never throws for a failed, stopped or unstartable run.
-   */
-  /**
    * The `claude` process `execute` starts for a request — the executable and every argument —
    * without starting it (what `loop run --dry-run` prints). Standard input is closed.
    *
@@ -89,7 +84,28 @@ export class ClaudeExecutor implements Executor {
     };
   }
 
-  execute(request: ExecutionRequest, options: ExecuteOptions): Promise<ExecutionResult> {
+  /**
+   * Runs `claude` once for `request`. When the session it resumes is gone ("No conversation
+   * found with session ID"), the request runs again at once in a new session, so the loop neither
+   * loses the iteration nor keeps resuming a session that no longer exists.
+   *
+   * @param request - the prompt, and the session to continue with `continueSession`.
+   * @param options - the engine's `signal`.
+   * @returns the result; never throws for a failed, stopped or unstartable run.
+   */
+  async execute(request: ExecutionRequest, options: ExecuteOptions): Promise<ExecutionResult> {
+    const resumed = this.#options.continueSession === true ? request.sessionId : null;
+    const first = await this.#run(request, options);
+    if (!resumed || !resumedSessionIsGone(first.run, resumed) || options?.signal?.aborted) {
+      return first.result;
+    }
+    return (await this.#run({ ...request, sessionId: null }, options)).result;
+  }
+
+  async #run(
+    request: ExecutionRequest,
+    options: ExecuteOptions,
+  ): Promise<{ result: ExecutionResult; run: ClaudeRun }> {
     const settings = this.#options;
     const parser = createClaudeStreamParser();
     const { onLine, onEvent } = settings;
@@ -118,8 +134,10 @@ export class ClaudeExecutor implements Executor {
           exitCode: run.exitCode,
           timedOut: run.timedOut,
           now: Date.now(),
+          stderr: run.stderr,
         }),
     });
-    return command.execute(request, options);
+    const result = await command.execute(request, options);
+    return { result, run: parser.finish() };
   }
 }

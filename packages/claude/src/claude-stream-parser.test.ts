@@ -32,8 +32,13 @@ describe("parseClaudeStream", () => {
         },
         numTurns: 3,
         permissionDenials: [],
+        errors: [],
+        apiErrorStatus: null,
+        modelUsage: null,
+        modelUsageSinceLastResult: null,
       },
       rateLimitRejection: null,
+      apiErrorMessage: null,
       malformedLines: 0,
     });
   });

@@ -1,5 +1,7 @@
 import type { PermissionDenial } from "@loop/core";
 import type {
+  ClaudeApiErrorMessage,
+  ClaudeModelUsage,
   ClaudeRateLimitRejection,
   ClaudeResult,
   ClaudeRun,
@@ -18,6 +20,7 @@ interface RunDraft {
   toolUses: ClaudeToolUse[];
   result: ClaudeResult | null;
   rateLimitRejection: ClaudeRateLimitRejection | null;
+  apiErrorMessage: ClaudeApiErrorMessage | null;
   malformedLines: number;
 }
 
@@ -71,10 +74,28 @@ function readSystem(event: StreamEvent, draft: RunDraft): void {
   draft.model = stringField(event, "model") ?? draft.model;
 }
 
-/** Reads an `assistant` event: its text and `tool_use` content blocks. */
+/** The text blocks of a message's content, joined. */
+function textOf(content: readonly unknown[]): string {
+  return content
+    .filter(isObject)
+    .map((block) => (block.type === "text" ? (stringField(block, "text") ?? "") : ""))
+    .filter((text) => text !== "")
+    .join("\n");
+}
+
+/** Reads an `assistant` event: its text and `tool_use` content blocks, or the CLI's error message. */
 function readAssistant(event: StreamEvent, draft: RunDraft): void {
   const message = isObject(event.message) ? event.message : {};
   const content = Array.isArray(message.content) ? message.content : [];
+  if (event.is_api_error_message === true || typeof event.error === "string") {
+    // The CLI's own report of a failure ("Not logged in · Please run /login"), not the model's.
+    draft.apiErrorMessage = {
+      text: textOf(content),
+      kind: stringField(event, "error"),
+      status: numberField(event, "api_error_status"),
+    };
+    return;
+  }
   for (const block of content) {
     if (!isObject(block)) continue;
     const type = stringField(block, "type");
@@ -85,6 +106,37 @@ function readAssistant(event: StreamEvent, draft: RunDraft): void {
       draft.toolUses.push({ name: stringField(block, "name") ?? "unknown", input: block.input });
     }
   }
+}
+
+/** A count of a `modelUsage` entry, 0 when absent or not a number. */
+function modelCount(entry: StreamEvent, key: string): number {
+  const value = entry[key];
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+/** A `modelUsage`-shaped object (`{ [model]: { inputTokens, …, costUSD } }`) summed; `null` when absent. */
+function readModelUsage(value: unknown): ClaudeModelUsage | null {
+  if (!isObject(value)) return null;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let costUsd = 0;
+  for (const entry of Object.values(value)) {
+    if (!isObject(entry)) continue;
+    inputTokens +=
+      modelCount(entry, "inputTokens") +
+      modelCount(entry, "cacheReadInputTokens") +
+      modelCount(entry, "cacheCreationInputTokens");
+    outputTokens += modelCount(entry, "outputTokens");
+    costUsd += modelCount(entry, "costUSD");
+  }
+  return { inputTokens, outputTokens, costUsd };
+}
+
+/** The `errors` of a result: its strings. */
+function readErrors(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === "string" && item.trim() !== "")
+    : [];
 }
 
 /** Reads the final `result` event. */
@@ -98,19 +150,32 @@ function readResult(event: StreamEvent, draft: RunDraft): void {
     usage: isObject(event.usage) ? (event.usage as ClaudeUsage) : null,
     numTurns: numberField(event, "num_turns"),
     permissionDenials: readPermissionDenials(event.permission_denials),
+    errors: readErrors(event.errors),
+    apiErrorStatus: numberField(event, "api_error_status"),
+    modelUsage: readModelUsage(event.modelUsage),
+    modelUsageSinceLastResult: readModelUsage(event.model_usage_since_last_result),
   };
 }
 
-/** Reads a `rate_limit_event`: only a `rejected` status with a reset time is kept. */
+/** Overage statuses under which a rejected plan limit goes on, paid from extra usage. */
+const OVERAGE_ALLOWED = new Set(["allowed", "allowed_warning"]);
+
+/**
+ * Reads a `rate_limit_event`: only a `rejected` status with a reset time is kept, with whether
+ * the run went on paid from extra usage.
+ */
 function readRateLimit(event: StreamEvent, draft: RunDraft): void {
   const info = isObject(event.rate_limit_info) ? event.rate_limit_info : null;
   if (info === null || stringField(info, "status") !== "rejected") return;
   const resetsAtSeconds = numberField(info, "resetsAt");
   if (resetsAtSeconds === null) return;
   const type = stringField(info, "rateLimitType");
+  const usingOverage =
+    info.isUsingOverage === true || OVERAGE_ALLOWED.has(stringField(info, "overageStatus") ?? "");
   draft.rateLimitRejection = {
     resetsAt: resetsAtSeconds * 1000,
     ...(type === null ? {} : { type }),
+    ...(usingOverage ? { usingOverage } : {}),
   };
 }
 
@@ -143,6 +208,7 @@ export function createClaudeStreamParser(): ClaudeStreamParser {
     toolUses: [],
     result: null,
     rateLimitRejection: null,
+    apiErrorMessage: null,
     malformedLines: 0,
   };
   return {
@@ -170,6 +236,7 @@ export function createClaudeStreamParser(): ClaudeStreamParser {
         toolUses: [...draft.toolUses],
         result: draft.result,
         rateLimitRejection: draft.rateLimitRejection,
+        apiErrorMessage: draft.apiErrorMessage,
         malformedLines: draft.malformedLines,
       };
     },

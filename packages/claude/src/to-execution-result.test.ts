@@ -50,7 +50,7 @@ describe("toExecutionResult", () => {
     );
     const result = toExecutionResult(run, { exitCode: 0, timedOut: false, now: NOW });
     expect(result).toMatchObject({ success: false, output: "API Error: 500", sessionId: "sess-7" });
-    expect(result.error).toContain("error result");
+    expect(result.error).toBe("Claude Code: API Error: 500");
     expect(result.usageLimit).toBeUndefined();
   });
 

@@ -89,7 +89,11 @@ export interface AnthropicStandIn {
 }
 
 const EXHAUSTED: Reply = {
-  error: { status: 500, type: "api_error", message: "stand-in: the test's script has no more replies" },
+  error: {
+    status: 500,
+    type: "api_error",
+    message: "stand-in: the test's script has no more replies",
+  },
 };
 
 /** The longest request body read (a real conversation is well under this). */
@@ -154,10 +158,7 @@ function usageOf(reply: Extract<Reply, { text?: string }>): Required<ReplyUsage>
   };
 }
 
-function sendError(
-  response: ServerResponse,
-  reply: Extract<Reply, { error: unknown }>,
-): void {
+function sendError(response: ServerResponse, reply: Extract<Reply, { error: unknown }>): void {
   response.writeHead(reply.error.status, {
     "content-type": "application/json",
     "request-id": `req_standin_${messageCounter}`,
@@ -265,7 +266,8 @@ export async function startAnthropicStandIn(
     void (async () => {
       const text = await readBody(request);
       const body = parseJson(text);
-      const isMessages = request.method === "POST" && /^\/v1\/messages(?:\?|$)/.test(request.url ?? "");
+      const isMessages =
+        request.method === "POST" && /^\/v1\/messages(?:\?|$)/.test(request.url ?? "");
       const scripted = isMessages && offersTools(body);
       const recorded: RecordedRequest = {
         method: request.method ?? "GET",
@@ -277,15 +279,28 @@ export async function startAnthropicStandIn(
       requests.push(recorded);
       if (!isMessages) {
         response.writeHead(404, { "content-type": "application/json" });
-        response.end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: "stand-in: no such endpoint" } }));
+        response.end(
+          JSON.stringify({
+            type: "error",
+            error: { type: "not_found_error", message: "stand-in: no such endpoint" },
+          }),
+        );
         return;
       }
       const reply = scripted ? await nextReply(recorded) : (options.sideReply ?? { text: "ok" });
       if ("error" in reply) sendError(response, reply);
-      else sendMessage(response, reply, String(body?.model ?? "claude-standin"), body?.stream === true);
+      else
+        sendMessage(
+          response,
+          reply,
+          String(body?.model ?? "claude-standin"),
+          body?.stream === true,
+        );
     })().catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500, { "content-type": "application/json" });
-      response.end(JSON.stringify({ type: "error", error: { type: "api_error", message: String(error) } }));
+      response.end(
+        JSON.stringify({ type: "error", error: { type: "api_error", message: String(error) } }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

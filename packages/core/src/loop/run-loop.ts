@@ -340,9 +340,12 @@ class LoopRun {
       };
 
       const usageLimit = outcome.result.usageLimit;
-      if (usageLimit !== undefined && !outcome.aborted) {
+      // A limit is a limit only when the run did not succeed: a run that did (paid from extra
+      // usage, or finished before the limit) is an iteration like any other.
+      if (usageLimit !== undefined && !outcome.result.success && !outcome.aborted) {
         // The iteration ends here without counting (no attempt, no iteration): it is run again
-        // after the wait, under the same number.
+        // after the wait, under the same number. What it cost is still spent.
+        this.addCost(outcome.result.costUsd);
         const stop = !usageLimit.waitable || config.usage_limit.on_limit === "exit";
         const state = this.state;
         this.record("iteration_end", {
@@ -459,6 +462,14 @@ class LoopRun {
     await this.clock.sleep(until - now, this.options.signal);
   }
 
+  /** Books what a run cost, in this run's total and the state's. */
+  private addCost(costUsd: number | undefined): void {
+    const cost = costUsd ?? 0;
+    this.costThisRun += cost;
+    const state = this.state as LoopState;
+    this.state = { ...state, cost_usd: (state.cost_usd ?? 0) + cost };
+  }
+
   private async afterExecution(
     config: LoopConfig,
     before: PlanView,
@@ -485,6 +496,7 @@ class LoopRun {
       .map((item) => item.id);
     const tasksCompleted = withIds(newlyDone, reported);
 
+    this.addCost(result.costUsd);
     const state = this.state as LoopState;
     const filesChanged = result.filesChanged ?? 0;
     const progress = tasksCompleted.length > 0 || filesChanged > 0;
@@ -493,9 +505,6 @@ class LoopRun {
       loop_metadata: { ...state.loop_metadata, iterations: iteration },
     };
     this.iterationsThisRun += 1;
-    const cost = result.costUsd ?? 0;
-    this.costThisRun += cost;
-    next = { ...next, cost_usd: (state.cost_usd ?? 0) + cost };
     if (result.sessionId) {
       this.sessionId = result.sessionId;
       next = { ...next, session_id: result.sessionId };
