@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ClaudeExecutor, type ClaudeExecutorOptions } from "@loop/claude";
+import { ClaudeExecutor, type ClaudeExecutorOptions, detectUsageLimit } from "@loop/claude";
 import type { ExecutionRequest } from "@loop/core";
 import { gitProgress } from "@loop/exec";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -41,11 +41,11 @@ function request(overrides: Partial<ExecutionRequest> = {}): ExecutionRequest {
 }
 
 /** The subscription headers of a plan limit reached, with or without extra usage to go on. */
-function limitHeaders(resetSeconds: number, overage: "allowed" | "rejected") {
+function limitHeaders(resetSeconds: number, overage: "allowed" | "rejected", claim = "five_hour") {
   return {
     "anthropic-ratelimit-unified-status": "rejected",
     "anthropic-ratelimit-unified-reset": String(resetSeconds),
-    "anthropic-ratelimit-unified-representative-claim": "five_hour",
+    "anthropic-ratelimit-unified-representative-claim": claim,
     "anthropic-ratelimit-unified-overage-status": overage,
   };
 }
@@ -139,6 +139,27 @@ describe.each(pinnedVersions("claude"))("ClaudeExecutor on Claude Code %s", (ver
     expect(result.success).toBe(false);
     expect(result.usageLimit).toMatchObject({ resetAt: reset * 1000, waitable: true });
   });
+
+  it.each(["five_hour", "seven_day", "seven_day_opus"])(
+    "the text fallback reads the CLI's own words for a %s limit, with its reset",
+    async (claim) => {
+      const reset = Math.floor(Date.now() / 1000) + 3 * HOUR_SECONDS;
+      const agent = await executor(
+        [
+          {
+            error: { status: 429, type: "rate_limit_error", message: "limit reached" },
+            headers: limitHeaders(reset, "rejected", claim),
+          },
+        ],
+        { auth: "subscription" },
+      );
+      const result = await run(agent);
+      const fromText = detectUsageLimit(result.output, Date.now());
+      expect(fromText, result.output).toMatchObject({ waitable: true });
+      // The CLI writes the reset to the minute, in this machine's zone.
+      expect(Math.abs((fromText?.resetAt ?? 0) - reset * 1000)).toBeLessThan(60_000);
+    },
+  );
 
   it("says why a run failed in the CLI's words: not logged in, a bad key, a bad request", async () => {
     const notLoggedIn = await run(await executor([], { auth: "none" }));

@@ -100,6 +100,36 @@ describe("detectUsageLimit", () => {
     });
   });
 
+  it.each([
+    ["You've hit your usage limit · resets 9pm (UTC)", Date.UTC(2026, 0, 15, 21, 0)],
+    [
+      "You've hit your session limit · resets 9pm (UTC) · progress saved",
+      Date.UTC(2026, 0, 15, 21, 0),
+    ],
+    [
+      "You've hit your Fable limit · resets 9pm (UTC). Switch to another model to continue.",
+      Date.UTC(2026, 0, 15, 21, 0),
+    ],
+    ["You've hit your limit · resets 9pm (UTC) · progress saved", Date.UTC(2026, 0, 15, 21, 0)],
+  ])("reads the wording of newer CLIs: %j", (text, resetAt) => {
+    expect(detectUsageLimit(text, TOKYO_AFTERNOON)).toEqual({
+      resetAt,
+      waitable: true,
+      message: text,
+    });
+  });
+
+  it.each([
+    "Your group's usage limit is set to $0 · ask your admin for a higher limit",
+    "This service is disabled for your org",
+  ])("an admin's block that waiting does not lift: %j", (text) => {
+    expect(detectUsageLimit(text, TOKYO_AFTERNOON)).toEqual({
+      resetAt: null,
+      waitable: false,
+      message: text,
+    });
+  });
+
   it("does not read a transient 429 as a limit", () => {
     const text =
       "API Error: 429 Our servers are experiencing high traffic, so we're temporarily limiting requests (this is not your usage limit). Please try again shortly.";

@@ -21,8 +21,11 @@ const RESET_TIME =
 /** The separator of the CLI's banner messages: `∙`, `·` or `•`, or a dash. */
 const SEPARATOR = String.raw`\s*[∙·•\-–—]\s*`;
 
-/** The end of a message line: an optional full stop, then the end of the line. */
-const LINE_END = String.raw`\s*\.?[ \t]*$`;
+/**
+ * The end of a message line: the CLI's optional trailers (` · progress saved`, `. Switch to
+ * another model to continue.`), an optional full stop, then the end of the line.
+ */
+const LINE_END = String.raw`(?:${SEPARATOR}progress saved)?(?:\s*\.?\s*Switch to another model to continue)?\s*\.?[ \t]*$`;
 
 /** The start of a message line, with an optional `API Error:`-style lead-in. */
 const LINE_START = String.raw`^[ \t]*(?:(?:API )?Error:\s*)?`;
@@ -93,9 +96,11 @@ const WAITABLE_SHAPES: readonly UsageLimitShape[] = [
     resetAt: wallClockReset,
   },
   {
-    // You've hit your limit · resets 9:30pm (UTC) / You've hit your session limit · resets 3am
+    // You've hit your limit · resets 9:30pm (UTC) / You've hit your session limit · resets 3am ·
+    // progress saved / You've hit your usage limit · resets … / You've hit your Fable limit ·
+    // resets 5pm (UTC). Switch to another model to continue.
     pattern: new RegExp(
-      `${LINE_START}You(?:['’]ve| have) hit your (?:(?:session|weekly|Opus|Sonnet|5-hour|daily) )?limit${SEPARATOR}resets ${RESET_TIME}${LINE_END}`,
+      `${LINE_START}You(?:['’]ve| have) hit your (?:(?:session|weekly|Opus|Sonnet|5-hour|daily|usage|[A-Z][A-Za-z0-9.-]{1,30}) )?limit${SEPARATOR}resets ${RESET_TIME}${LINE_END}`,
       "im",
     ),
     resetAt: wallClockReset,
@@ -113,6 +118,8 @@ const WAITABLE_SHAPES: readonly UsageLimitShape[] = [
 /** Blocks that waiting does not lift: an administrator's decision or a spend cap. */
 const UNWAITABLE_PATTERNS: readonly RegExp[] = [
   /^[ \t]*(?:(?:API )?Error:\s*)?Your usage allocation has been disabled by your admin\b/im,
+  /^[ \t]*(?:(?:API )?Error:\s*)?Your (?:group|organization|team)['’]s usage limit is set to \$0\b/im,
+  /^[ \t]*(?:(?:API )?Error:\s*)?This service is disabled for your org(?:anization)?\b/im,
   /^[ \t]*(?:(?:API )?Error:\s*)?(?:Claude(?: Code)? )?usage (?:has been|is) disabled by your (?:organization['’]s )?admin(?:istrator)?\b/im,
   /^[ \t]*(?:(?:API )?Error:\s*)?You(?:['’]ve| have) (?:reached|hit) your (?:organization['’]s |monthly |workspace )?spend(?:ing)? (?:cap|limit)\b/im,
   /^[ \t]*(?:(?:API )?Error:\s*)?(?:Monthly |Workspace )?spend(?:ing)? (?:cap|limit) reached\b/im,
@@ -129,8 +136,10 @@ function lineAround(text: string, index: number): string {
  * Recognises a usage limit in Claude Code's final output and reads when it resets:
  * `Claude AI usage limit reached|<epoch seconds>`, `Claude usage limit reached. Your limit will
  * reset at 7pm (Asia/Tokyo)`, `5-hour limit reached ∙ resets 1am`, `You've hit your limit ·
- * resets 9:30pm (UTC)`, `You've hit your session limit · resets …`, `You're out of extra usage ·
- * resets 9pm`. A wall-clock reset is the next time after `now` that a clock in the message's zone
+ * resets 9:30pm (UTC)`, `You've hit your session limit · resets … · progress saved`, `You've hit
+ * your usage limit · resets …`, `You've hit your Fable limit · resets …. Switch to another model
+ * to continue.`, `You're out of extra usage · resets 9pm`. `Your group's usage limit is set to
+ * $0` and `This service is disabled for your org` are blocks only an admin lifts. A wall-clock reset is the next time after `now` that a clock in the message's zone
  * (else `options.timeZone`, else UTC) shows it. An admin's block or a spend cap is a limit that
  * waiting does not lift (`waitable: false`). A transient overload ("temporarily limiting
  * requests", see {@link isTransientOverload}) is not a limit: `null`.
