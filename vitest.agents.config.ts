@@ -5,7 +5,7 @@ import base from "./vitest.config.js";
 // Gemini CLIs (installed by scripts/install-agents.mjs) against local stand-ins of their model
 // APIs. Each real CLI takes seconds to start, so the files run one at a time.
 export default defineConfig({
-  resolve: base.resolve,
+  resolve: base.resolve ?? {},
   test: {
     include: ["test/agents/**/*.test.ts"],
     testTimeout: 120_000,

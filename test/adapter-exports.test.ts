@@ -20,6 +20,8 @@ const pinned: Record<string, string[]> = {
   claude: [
     "ClaudeExecutor",
     "DEFAULT_RALPH_LOOP_STATE_PATH",
+    "DEFAULT_STOP_HOOK_BLOCK_CAP",
+    "STOP_HOOK_BLOCK_CAP_VARIABLE",
     "buildClaudeArgs",
     "createClaudeStreamParser",
     "decideStop",
@@ -28,6 +30,7 @@ const pinned: Record<string, string[]> = {
     "isTransientOverload",
     "parseClaudeStream",
     "parseRalphLoopState",
+    "readStopHookBlockCap",
     "stopHookTerminalId",
     "toExecutionResult",
     "toHookOutput",

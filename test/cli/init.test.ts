@@ -1,8 +1,9 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { realpathSync } from "node:fs";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { configJsonSchema, DEFAULT_CONFIG, parseConfig, parsePlan } from "@loop/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestProject, type TestProject } from "./support.js";
+import { createTestProject, LOOP_BIN, type TestProject } from "./support.js";
 
 // `loop init`, run as a user runs it: the built binary in a throwaway folder.
 
@@ -20,7 +21,11 @@ const read = (path: string) => readFile(join(project.dir, path), "utf8");
 const CONFIG = ".claude/loop/config.yaml";
 const SCHEMA = ".claude/loop/config.schema.json";
 const SETTINGS = ".claude/settings.json";
-const STOP_HOOK = { hooks: [{ type: "command", command: "loop hook stop" }] };
+/** Without `loop` on PATH, the hook runs this binary by its path (quoted for the shell when needed). */
+const ABSOLUTE_COMMAND = `${process.execPath} ${realpathSync(LOOP_BIN)} hook stop`;
+const STOP_HOOK = { hooks: [{ type: "command", command: ABSOLUTE_COMMAND }] };
+/** The block cap `--hook` sets: the default `limits.max_iterations`. */
+const BLOCK_CAP = { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: String(DEFAULT_CONFIG.limits.max_iterations) };
 
 /** The config text with every key line uncommented (`#key: value` → `key: value`). */
 function uncommentAll(text: string): string {
@@ -99,7 +104,10 @@ describe("loop init", { timeout: 30_000 }, () => {
     const run = await project.run(["init", "--hook"]);
     expect(run.code).toBe(0);
     const json = run.stdout.slice(run.stdout.indexOf("\n{") + 1);
-    expect(JSON.parse(json)).toEqual({ hooks: { Stop: [STOP_HOOK] } });
+    expect(JSON.parse(json.slice(0, json.lastIndexOf("}") + 1))).toEqual({
+      env: BLOCK_CAP,
+      hooks: { Stop: [STOP_HOOK] },
+    });
     expect(run.stdout).toContain(`Add this to ${SETTINGS}`);
     const explicit = await project.run(["init", "--hook", "print"]);
     expect(explicit.stdout.slice(explicit.stdout.indexOf("\n{") + 1)).toBe(json);
@@ -123,6 +131,7 @@ describe("loop init", { timeout: 30_000 }, () => {
     expect(merged).toEqual({
       ...settings,
       hooks: { ...settings.hooks, Stop: [...settings.hooks.Stop, STOP_HOOK] },
+      env: BLOCK_CAP,
     });
     const again = await project.run(["init", "--hook", "install"]);
     expect(again.code).toBe(0);
@@ -134,7 +143,50 @@ describe("loop init", { timeout: 30_000 }, () => {
     const run = await project.run(["init", "--hook=install"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^created +\.claude\/settings\.json/m);
-    expect(JSON.parse(await read(SETTINGS))).toEqual({ hooks: { Stop: [STOP_HOOK] } });
+    expect(JSON.parse(await read(SETTINGS))).toEqual({
+      env: BLOCK_CAP,
+      hooks: { Stop: [STOP_HOOK] },
+    });
+    // `loop` is not on PATH (an alias at most): the hook runs this binary, and says so.
+    expect(run.stdout).toContain("`loop` is not on PATH");
+    expect(run.stdout).toContain("npm install -g");
+  });
+
+  it("writes `loop hook stop` when an executable `loop` is on PATH", async () => {
+    const bin = join(project.dir, "bin");
+    await mkdir(bin);
+    await writeFile(
+      join(bin, "loop"),
+      `#!/bin/sh\nexec '${process.execPath}' '${LOOP_BIN}' "$@"\n`,
+    );
+    await chmod(join(bin, "loop"), 0o755);
+    const run = await project.run(["init", "--hook", "install"], {
+      env: { PATH: `${bin}:${process.env.PATH ?? ""}` },
+    });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(await read(SETTINGS)).hooks).toEqual({
+      Stop: [{ hooks: [{ type: "command", command: "loop hook stop" }] }],
+    });
+    expect(run.stdout).not.toContain("not on PATH");
+  });
+
+  it("raises a block cap below max_iterations, and keeps one that lets as many through", async () => {
+    await mkdir(join(project.dir, ".claude"), { recursive: true });
+    const low = {
+      env: { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: "8", OTHER: "x" },
+      hooks: { Stop: [STOP_HOOK] },
+    };
+    await writeFile(join(project.dir, SETTINGS), JSON.stringify(low));
+    expect((await project.run(["init", "--hook", "install"])).code).toBe(0);
+    expect(JSON.parse(await read(SETTINGS))).toEqual({ ...low, env: { ...BLOCK_CAP, OTHER: "x" } });
+
+    for (const kept of ["50", "0"]) {
+      const high = { env: { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: kept }, hooks: { Stop: [STOP_HOOK] } };
+      await writeFile(join(project.dir, SETTINGS), JSON.stringify(high));
+      const run = await project.run(["init", "--hook", "install"]);
+      expect(run.stdout).toContain("the Stop hook is already installed");
+      expect(JSON.parse(await read(SETTINGS))).toEqual(high);
+    }
   });
 
   it("refuses to touch settings that are not valid JSON: exit 1, the error located", async () => {

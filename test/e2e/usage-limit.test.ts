@@ -242,7 +242,7 @@ describe("a limit is a limit only when the run did not succeed", () => {
       iterations: 2,
       costUsd: 0.25,
     });
-    expect(result.state.cost_usd).toBe(0.25);
+    expect(result.state?.cost_usd).toBe(0.25);
     expect(clock.sleeps).not.toContain(2 * 3_600_000);
   });
 
@@ -266,7 +266,7 @@ describe("a limit is a limit only when the run did not succeed", () => {
     ]);
     expect(result).toMatchObject({ exitReason: "all_tasks_complete", iterations: 2 });
     expect(result.costUsd).toBeCloseTo(0.35, 10);
-    expect(result.state.cost_usd).toBeCloseTo(0.35, 10);
+    expect(result.state?.cost_usd).toBeCloseTo(0.35, 10);
     expect(clock.sleeps).toContain(2 * 3_600_000);
   });
 });

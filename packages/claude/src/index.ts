@@ -39,12 +39,18 @@ export {
 export {
   DEFAULT_RALPH_LOOP_STATE_PATH,
   handleStopHook,
+  type StopHookBlockCap,
   type StopHookInput,
   type StopHookOptions,
   type StopHookResult,
   stopHookTerminalId,
   toHookOutput,
 } from "./stop-hook.js";
+export {
+  DEFAULT_STOP_HOOK_BLOCK_CAP,
+  readStopHookBlockCap,
+  STOP_HOOK_BLOCK_CAP_VARIABLE,
+} from "./stop-hook-block-cap.js";
 export {
   decideStop,
   type StopHookPolicyDecision,

@@ -287,3 +287,74 @@ describe("toHookOutput", () => {
     expect(toHookOutput({ decision: "allow", stderr: "x" })).toBe("");
   });
 });
+
+describe("handleStopHook and Claude Code's block cap", () => {
+  const TRANSCRIPT = input.transcript_path as string;
+  const feedback = (reason: string) =>
+    JSON.stringify({
+      type: "user",
+      isMeta: true,
+      message: { role: "user", content: `Stop hook feedback:\n${reason}` },
+    });
+  /** A turn the hook has blocked `blocks` times, as Claude Code writes it. */
+  function blockedTurn(blocks: number): string {
+    const lines = [transcriptLine("user", "Start the ralph loop.")];
+    for (let block = 0; block <= blocks; block += 1) {
+      if (block > 0) lines.push(feedback(`Ralph loop iteration ${block + 1} of 20.`));
+      lines.push(transcriptLine("assistant", `Worked on S3, attempt ${block + 1}.`));
+    }
+    return `${lines.join("\n")}\n`;
+  }
+  const files = (transcript: string, iteration: number) =>
+    memoryFs({
+      [STATE_PATH]: stateFile({ iteration: String(iteration) }),
+      [PRD_PATH]: prdFile(STORIES),
+      [TRANSCRIPT]: transcript,
+    });
+
+  it("blocks while the turn is under the cap", async () => {
+    const fs = files(blockedTurn(7), 8);
+    const result = await handleStopHook(input, { ...fs, blockCap: 8 });
+    expect(result.decision).toBe("block");
+  });
+
+  it("at the cap, lets the stop through itself, saying why and what to set", async () => {
+    const fs = files(blockedTurn(8), 9);
+    const result = await handleStopHook(input, { ...fs, blockCap: 8 });
+    expect(result).toMatchObject({ decision: "allow", blockCap: { cap: 8, overridden: false } });
+    expect(result.stderr).toContain("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=8");
+    expect(result.stderr).toContain("iteration 9 of 20");
+    expect(result.stderr).toContain("loop init --hook install");
+    // The state file is not advanced: nothing ran.
+    expect(fs.writes.filter(([path]) => path === STATE_PATH)).toEqual([]);
+  });
+
+  it("has no cap when none is given (Claude Code's cap turned off)", async () => {
+    const fs = files(blockedTurn(30), 9);
+    expect((await handleStopHook(input, { ...fs, blockCap: null })).decision).toBe("block");
+  });
+
+  it("reports an override Claude Code made that the hook did not foresee", async () => {
+    const notice = JSON.stringify({
+      type: "system",
+      subtype: "informational",
+      content:
+        "A hook blocked the turn from ending 9 consecutive times—overriding and ending turn. For Stop/SubagentStop hooks, check stop_hook_active in the input and return success while it's true. Set CLAUDE_CODE_STOP_HOOK_BLOCK_CAP to raise this limit.",
+    });
+    const transcript = `${blockedTurn(8)}${notice}\n${transcriptLine("user", "continue")}\n${transcriptLine("assistant", "Back on S3.")}\n`;
+    const fs = files(transcript, 10);
+    const result = await handleStopHook(input, { ...fs, blockCap: 8 });
+    expect(result.decision).toBe("block");
+    expect(result.stderr).toContain("Claude Code overrode this hook after 9 blocks in a row");
+  });
+
+  it("a user quoting the notice is no override", async () => {
+    const quoted = transcriptLine(
+      "user",
+      "Why did it say: A hook blocked the turn from ending 9 consecutive times?",
+    );
+    const fs = files(`${quoted}\n${transcriptLine("assistant", "Looking.")}\n`, 2);
+    const result = await handleStopHook(input, { ...fs, blockCap: 8 });
+    expect(result.stderr ?? "").not.toContain("overrode");
+  });
+});

@@ -19,7 +19,16 @@ import {
   type StateStore,
   sanitizeTerminalId,
 } from "@loop/core";
-import { parseRalphLoopState, withRalphLoopIteration } from "./ralph-loop-state.js";
+import {
+  parseRalphLoopState,
+  type RalphLoopState,
+  withRalphLoopIteration,
+} from "./ralph-loop-state.js";
+import {
+  blockCapOverride,
+  consecutiveHookBlocks,
+  STOP_HOOK_BLOCK_CAP_VARIABLE,
+} from "./stop-hook-block-cap.js";
 import { decideStop } from "./stop-hook-policy.js";
 import { countEditedFiles, transcriptSince } from "./transcript-since.js";
 
@@ -58,6 +67,21 @@ export interface StopHookOptions {
   readonly stateStore?: StateStore | undefined;
   /** The current time in epoch milliseconds (time limit, breaker cooldown). Default `Date.now`. */
   readonly now?: (() => number) | undefined;
+  /**
+   * Claude Code's cap on Stop-hook blocks in a row, as the hook's environment has it
+   * (`readStopHookBlockCap(process.env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP)`): once the turn has been
+   * blocked that many times, Claude Code overrides the next block and ends the turn, so the hook
+   * lets the stop through itself and says why. `null`: no cap. Default: no cap.
+   */
+  readonly blockCap?: number | null | undefined;
+}
+
+/** Claude Code's cap, when it ended (or was about to end) the loop's turn. */
+export interface StopHookBlockCap {
+  /** The cap: blocks in a row Claude Code honours. */
+  readonly cap: number;
+  /** `true`: Claude Code overrode a block (seen in the transcript); `false`: the hook stopped first. */
+  readonly overridden: boolean;
 }
 
 /** What the Stop hook decided. */
@@ -67,6 +91,8 @@ export type StopHookResult =
       readonly stderr?: string;
       /** The policy's decision, when the policy was asked (not for an inactive loop). */
       readonly exit?: ExitDecision;
+      /** Set when the stop is allowed because Claude Code's block cap would override a block. */
+      readonly blockCap?: StopHookBlockCap;
     }
   | {
       readonly decision: "block";
@@ -180,6 +206,19 @@ function exitMessage(decision: ExitDecision): string {
   return `ralph loop: stopping (${decision.reason ?? "policy"})${detail}; allowing stop.`;
 }
 
+/** What to do about the cap: let the configured iterations run. */
+function raiseCapAdvice(ralph: RalphLoopState): string {
+  return `set ${STOP_HOOK_BLOCK_CAP_VARIABLE} to ${ralph.maxIterations} or more in the "env" of .claude/settings.json (\`loop init --hook install\` writes it)`;
+}
+
+function capMessage(cap: number, ralph: RalphLoopState): string {
+  return `ralph loop: Claude Code ends a turn after ${cap} Stop-hook blocks in a row (${STOP_HOOK_BLOCK_CAP_VARIABLE}=${cap}), so the loop stops at iteration ${ralph.iteration} of ${ralph.maxIterations} instead of being overridden; allowing stop. Say "continue" to go on; to let every iteration run, ${raiseCapAdvice(ralph)}.`;
+}
+
+function overrideMessage(blocks: number, ralph: RalphLoopState): string {
+  return `ralph loop: Claude Code overrode this hook after ${blocks} blocks in a row (${STOP_HOOK_BLOCK_CAP_VARIABLE}) and ended the turn before the loop decided to stop; to let every iteration run, ${raiseCapAdvice(ralph)}.`;
+}
+
 function withNotes(notes: readonly string[], message?: string): string | undefined {
   const lines = message === undefined ? notes : [...notes, message];
   return lines.length === 0 ? undefined : lines.join("\n");
@@ -199,7 +238,11 @@ function withNotes(notes: readonly string[], message?: string): string | undefin
  * Otherwise it blocks with the loop prompt, the next runnable story (a story that made no
  * progress for `tasks.max_attempts` stops is given up and the loop moves on) and the user's
  * unresolved concerns from the transcript, and writes the state file back with `iteration`
- * advanced by one (only that value changes in the file). With `options.stateStore`, the loop
+ * advanced by one (only that value changes in the file). When Claude Code would override the
+ * block — the turn has been blocked `options.blockCap` times in a row, its
+ * `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` — it allows the stop instead, saying why and what to set; an
+ * override it could not foresee (Claude Code's notice in the transcript) is reported at the next
+ * stop. Both are recorded in the loop state (`stop_hook_block_cap`). With `options.stateStore`, the loop
  * state (attempts per story, streaks, the breaker) is kept across stops under
  * {@link stopHookTerminalId}; without one each stop is judged on its own evidence.
  *
@@ -253,13 +296,38 @@ export async function handleStopHook(
     policy: options.policy,
   });
   const { decision, selection } = decided;
+  const overridden = blockCapOverride(since.recent);
+  if (overridden !== null) notes.push(overrideMessage(overridden, ralph));
+  const cap = options.blockCap ?? null;
+  const capped = !decision.exit && cap !== null && consecutiveHookBlocks(transcript.text) >= cap;
+  const blockCap: StopHookBlockCap | null = capped
+    ? { cap, overridden: false }
+    : overridden === null
+      ? null
+      : { cap: Math.max(0, overridden - 1), overridden: true };
   const state: LoopState = {
     ...decided.state,
     session_id: input.session_id,
     transcript_lines: since.lines,
+    ...(blockCap === null
+      ? {}
+      : {
+          stop_hook_block_cap: {
+            ...blockCap,
+            iteration: ralph.iteration,
+            at: formatTimestamp(now),
+          },
+        }),
   };
   await writeLoopState(manager, terminalId, state, notes);
   if (decision.exit) return { ...allow(withNotes(notes, exitMessage(decision))), exit: decision };
+  if (capped) {
+    return {
+      ...allow(withNotes(notes, capMessage(cap, ralph))),
+      exit: decision,
+      blockCap: { cap, overridden: false },
+    };
+  }
 
   const iteration = ralph.iteration + 1;
   const newState = withRalphLoopIteration(stateText, iteration);

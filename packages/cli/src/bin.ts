@@ -10,5 +10,6 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
     import("./cli-io.js"),
     import("./run-cli.js"),
   ]);
-  process.exitCode = await runCli(argv, processIo());
+  // This file is how to run the CLI again (a Stop hook's command).
+  process.exitCode = await runCli(argv, processIo({ entry: import.meta.url }));
 }

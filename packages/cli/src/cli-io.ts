@@ -1,3 +1,5 @@
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 /** Where a command writes: a stream, or anything with `write` (tests collect text). */
 export interface CliOutput {
   /** Writes text as it is; no newline is added. */
@@ -20,6 +22,22 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The folder relative paths are resolved from. */
   readonly cwd: string;
+  /**
+   * How to run this CLI again from another program's shell — the Node.js binary and the entry
+   * script, absolute — for commands that write a command line (`loop init --hook install`). The
+   * `loop` binary sets it; absent when `runCli` is embedded.
+   */
+  readonly command?: readonly string[] | undefined;
+}
+
+/** Options of {@link processIo}. */
+export interface ProcessIoOptions {
+  /**
+   * The URL of the script that runs the CLI (the binary's `import.meta.url`): with it, `command`
+   * is this Node.js binary and that script (symlinks resolved), for commands that write a
+   * command line that runs the CLI again.
+   */
+  readonly entry?: string | undefined;
 }
 
 /** Whether `error` is a write to a closed pipe (`loop run --json | head`). */
@@ -40,14 +58,18 @@ function ignoreClosedPipe(stream: NodeJS.WriteStream): void {
  * drops the output instead of crashing: a loop keeps running, and saves its state, when the
  * program reading its output has gone.
  */
-export function processIo(): CliIo {
+export function processIo(options?: ProcessIoOptions | null): CliIo {
   ignoreClosedPipe(process.stdout);
   ignoreClosedPipe(process.stderr);
+  const entry = options?.entry;
   return {
     stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
+    ...(entry === undefined
+      ? {}
+      : { command: [process.execPath, realpathSync(fileURLToPath(entry))] }),
   };
 }

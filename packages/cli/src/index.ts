@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 
-export type { CliIo, CliOutput } from "./cli-io.js";
+export type { CliIo, CliOutput, ProcessIoOptions } from "./cli-io.js";
 export { processIo } from "./cli-io.js";
 export { CLI_EXIT_CODES } from "./exit-codes.js";
 export { runCli } from "./run-cli.js";

@@ -18,7 +18,7 @@ export interface ClaudeEnvironmentOptions {
   /** The HOME of the agent: a temp folder, so no real settings or credentials are read. */
   readonly home: string;
   /** Default: `"api-key"`. */
-  readonly auth?: ClaudeAuth;
+  readonly auth?: ClaudeAuth | undefined;
   /** More variables (or `undefined` to drop one). */
   readonly extra?: Readonly<Record<string, string | undefined>>;
 }

@@ -1,5 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
+import { STOP_HOOK_BLOCK_CAP_VARIABLE } from "@loop/claude";
 import { DEFAULT_CONFIG } from "@loop/core";
+import { loadConfigFile } from "@loop/fs";
 import { type OptionSpec, parseCommandArgs, textOption } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { withCommandErrors } from "../command-errors.js";
@@ -9,7 +11,13 @@ import { normalizeHookArgument, readHookMode } from "../init/hook-argument.js";
 import { installStopHook, type StopHookInstall } from "../init/install-stop-hook.js";
 import type { ScaffoldOutcome } from "../init/scaffold-file.js";
 import { type ScaffoldedFile, scaffoldProject } from "../init/scaffold-project.js";
-import { CLAUDE_SETTINGS_PATH, stopHookSettings } from "../init/stop-hook-settings.js";
+import { chooseStopHookCommand, type StopHookCommandChoice } from "../init/stop-hook-command.js";
+import {
+  CLAUDE_SETTINGS_PATH,
+  STOP_HOOK_COMMAND,
+  type StopHookSettingsOptions,
+  stopHookSettings,
+} from "../init/stop-hook-settings.js";
 import { DEFAULT_CONFIG_PATH } from "../project.js";
 import { createStyle, type Style } from "../style.js";
 import { displayPath } from "../validate/display-path.js";
@@ -40,9 +48,13 @@ Options:
   --force                 Overwrite an existing plan and config
   --hook [print|install]  The ralph loop's Claude Code Stop hook (docs/stop-hook.md):
                           print (the default) shows the ${CLAUDE_SETTINGS_PATH} snippet that
-                          runs \`loop hook stop\`; install merges it into ${CLAUDE_SETTINGS_PATH},
-                          keeping every other setting and hook and never adding it twice
-                          (a file that is not valid JSON is left alone: exit code 1)
+                          runs \`loop hook stop\` (this CLI's absolute command when \`loop\`
+                          is not on PATH: hooks run in a shell without your aliases) and sets
+                          ${STOP_HOOK_BLOCK_CAP_VARIABLE} to limits.max_iterations, so
+                          Claude Code does not end the loop after 8 blocks; install merges
+                          it into ${CLAUDE_SETTINGS_PATH}, keeping every other setting and
+                          hook and never adding it twice (a file that is not valid JSON is
+                          left alone: exit code 1)
   --plan <file>           Where the plan goes (default ${DEFAULT_CONFIG.plans.default_plan}); the config's
                           plans.default_plan then names it
   --config <file>         Where the config goes (default ${DEFAULT_CONFIG_PATH})
@@ -78,13 +90,34 @@ function reportFile(io: CliIo, style: Style, file: ScaffoldedFile): void {
   io.stdout.write(`${outcomeWord(file.outcome, style)} ${shown}${OUTCOME_NOTES[file.outcome]}\n`);
 }
 
-function printHookSnippet(io: CliIo): void {
+function printHookSnippet(io: CliIo, settings: StopHookSettingsOptions): void {
   io.stdout.write(
-    `\nAdd this to ${CLAUDE_SETTINGS_PATH} (or run \`loop init --hook install\`):\n${JSON.stringify(stopHookSettings(), null, 2)}\n`,
+    `\nAdd this to ${CLAUDE_SETTINGS_PATH} (or run \`loop init --hook install\`):\n${JSON.stringify(stopHookSettings(settings), null, 2)}\n`,
   );
 }
 
-function reportHook(io: CliIo, style: Style, path: string, install: StopHookInstall): number {
+/** What a user who wants a portable hook command does. */
+function installAdvice(cliFolder: string | null): string {
+  const target = cliFolder ?? "<the loop repository>/packages/cli";
+  return `put \`loop\` on PATH (\`npm install -g ${target}\`, see the README) and run \`loop init --hook install\` again`;
+}
+
+function reportCommandChoice(io: CliIo, style: Style, choice: StopHookCommandChoice): void {
+  if (choice.kind !== "absolute") return;
+  io.stdout.write(
+    style.yellow(
+      `loop init: \`loop\` is not on PATH (an alias does not reach the shell Claude Code runs hooks in), so the hook runs this CLI by its path: ${choice.command}. That path is this machine's; for a command that works on every machine, ${installAdvice(choice.cliFolder)}.\n`,
+    ),
+  );
+}
+
+function reportHook(
+  io: CliIo,
+  style: Style,
+  path: string,
+  install: StopHookInstall,
+  settings: Required<StopHookSettingsOptions>,
+): number {
   const shown = displayPath(io.cwd, path);
   if (install.outcome === "invalid") {
     const where =
@@ -94,9 +127,10 @@ function reportHook(io: CliIo, style: Style, path: string, install: StopHookInst
     );
     return CLI_EXIT_CODES.error;
   }
+  const what = `Stop hook \`${settings.command}\`, ${STOP_HOOK_BLOCK_CAP_VARIABLE}=${settings.blockCap}`;
   const notes: Record<typeof install.outcome, string> = {
-    created: " (Stop hook `loop hook stop`)",
-    updated: " (Stop hook `loop hook stop` added)",
+    created: ` (${what})`,
+    updated: ` (${what})`,
     present: " (the Stop hook is already installed)",
   };
   const word =
@@ -107,22 +141,43 @@ function reportHook(io: CliIo, style: Style, path: string, install: StopHookInst
   return CLI_EXIT_CODES.complete;
 }
 
+/** The hook's settings: its command, and a block cap of the config's `limits.max_iterations`. */
+async function hookSettings(
+  io: CliIo,
+  configPath: string,
+): Promise<{ choice: StopHookCommandChoice; settings: Required<StopHookSettingsOptions> }> {
+  const config = await loadConfigFile(configPath);
+  const choice = await chooseStopHookCommand(io);
+  const command = choice.kind === "none" ? STOP_HOOK_COMMAND : choice.command;
+  return { choice, settings: { command, blockCap: config.limits.max_iterations } };
+}
+
 async function init(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs("init", normalizeHookArgument(args), OPTIONS, 0);
   const hook = readHookMode(values.hook);
   const at = (path: string) => (isAbsolute(path) ? path : resolve(io.cwd, path));
   const style = createStyle(io.stdout, io.env);
+  const configPath = at(textOption(values.config) ?? DEFAULT_CONFIG_PATH);
   const files = await scaffoldProject({
     cwd: io.cwd,
     planPath: at(textOption(values.plan) ?? DEFAULT_CONFIG.plans.default_plan),
-    configPath: at(textOption(values.config) ?? DEFAULT_CONFIG_PATH),
+    configPath,
     force: values.force === true,
   });
   for (const file of files) reportFile(io, style, file);
-  if (hook === "install") {
+  const hookSetup = hook === null ? null : await hookSettings(io, configPath);
+  if (hook === "install" && hookSetup !== null) {
+    if (hookSetup.choice.kind === "none") {
+      io.stderr.write(
+        `loop init: \`loop\` is not on PATH, so the shell Claude Code runs hooks in cannot run \`loop hook stop\` (it would exit 127; an alias does not reach it). ${installAdvice(null)}, or add the hook by hand with a command that runs this CLI (\`loop init --hook print\` shows the snippet).\n`,
+      );
+      return CLI_EXIT_CODES.error;
+    }
     const path = at(CLAUDE_SETTINGS_PATH);
-    const code = reportHook(io, style, path, await installStopHook(path));
+    const installed = await installStopHook(path, hookSetup.settings);
+    const code = reportHook(io, style, path, installed, hookSetup.settings);
     if (code !== CLI_EXIT_CODES.complete) return code;
+    reportCommandChoice(io, style, hookSetup.choice);
   }
   const plan = files.find((file) => file.role === "plan");
   if (plan !== undefined && (plan.outcome === "created" || plan.outcome === "overwritten")) {
@@ -131,7 +186,10 @@ async function init(args: readonly string[], io: CliIo): Promise<number> {
       `\nNext: edit ${shown}, check it with \`loop validate\`, run it with \`loop run\`.\n`,
     );
   }
-  if (hook === "print") printHookSnippet(io);
+  if (hook === "print" && hookSetup !== null) {
+    printHookSnippet(io, hookSetup.settings);
+    reportCommandChoice(io, style, hookSetup.choice);
+  }
   return CLI_EXIT_CODES.complete;
 }
 

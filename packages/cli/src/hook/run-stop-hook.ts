@@ -1,5 +1,7 @@
 import {
   handleStopHook,
+  readStopHookBlockCap,
+  STOP_HOOK_BLOCK_CAP_VARIABLE,
   type StopHookInput,
   type StopHookResult,
   toHookOutput,
@@ -46,6 +48,8 @@ async function decide(
     config,
     lookbackTurns: config.verification.lookback_turns,
     stateStore: project.store,
+    // Claude Code gives its hooks its environment, `env` of its settings included.
+    blockCap: readStopHookBlockCap(io.env[STOP_HOOK_BLOCK_CAP_VARIABLE]),
   });
 }
 

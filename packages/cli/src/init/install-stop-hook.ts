@@ -1,6 +1,6 @@
 import { atomicWriteFile } from "@loop/fs";
 import { readTextIfExists } from "../read-if-exists.js";
-import { mergeStopHook } from "./stop-hook-settings.js";
+import { mergeStopHook, type StopHookSettingsOptions } from "./stop-hook-settings.js";
 
 /** What {@link installStopHook} did. */
 export type StopHookInstall =
@@ -19,17 +19,21 @@ export type StopHookInstall =
     };
 
 /**
- * Registers `loop hook stop` as the Stop hook in a Claude Code settings file
- * (`.claude/settings.json`): creates the file, or merges the hook into it with
+ * Registers the Stop hook (and the block cap that lets the loop's iterations run) in a Claude
+ * Code settings file (`.claude/settings.json`): creates the file, or merges them into it with
  * {@link mergeStopHook} and replaces it atomically. An invalid file is never written.
  *
  * @param path - the settings file, absolute.
+ * @param options - the hook's command and the block cap.
  * @returns what was done.
  * @throws the Node.js system error when the file cannot be read or written.
  */
-export async function installStopHook(path: string): Promise<StopHookInstall> {
+export async function installStopHook(
+  path: string,
+  options: StopHookSettingsOptions = {},
+): Promise<StopHookInstall> {
   const text = await readTextIfExists(path);
-  const merge = mergeStopHook(text);
+  const merge = mergeStopHook(text, options);
   if (merge.kind === "invalid") {
     const { kind: _kind, ...problem } = merge;
     return { outcome: "invalid", ...problem };

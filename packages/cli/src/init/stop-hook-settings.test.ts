@@ -78,9 +78,32 @@ describe("mergeStopHook", () => {
     ['"text"', "expected a JSON object"],
     ['{"hooks": []}', '"hooks" must be an object'],
     ['{"hooks": {"Stop": {}}}', '"hooks.Stop" must be a list'],
+    ['{"env": ["X=1"]}', '"env" must be an object'],
   ])("refuses %s", (text, message) => {
     const merge = mergeStopHook(text);
     expect(merge.kind).toBe("invalid");
     if (merge.kind === "invalid") expect(merge.message).toContain(message);
+  });
+
+  it("sets the block cap next to the user's variables, raising a lower one only", () => {
+    const text = JSON.stringify({ env: { DEBUG: "1", CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: "8" } });
+    const merge = mergeStopHook(text, { command: "loop hook stop", blockCap: 20 });
+    expect(merge.kind).toBe("added");
+    if (merge.kind !== "added") return;
+    expect(JSON.parse(merge.text)).toEqual({
+      env: { DEBUG: "1", CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: "20" },
+      hooks: { Stop: [LOOP_GROUP] },
+    });
+    expect(mergeStopHook(merge.text, { blockCap: 20 })).toEqual({ kind: "present" });
+    expect(mergeStopHook(merge.text, { blockCap: 50 }).kind).toBe("added");
+  });
+
+  it("writes the command it is given", () => {
+    const merge = mergeStopHook(null, {
+      command: "/usr/bin/node /opt/loop/dist/loop.js hook stop",
+    });
+    expect(merge.kind === "added" && JSON.parse(merge.text).hooks.Stop[0].hooks[0].command).toBe(
+      "/usr/bin/node /opt/loop/dist/loop.js hook stop",
+    );
   });
 });

@@ -5,6 +5,7 @@ import { PersistedStopCountersSchema } from "./persisted-stop-counters.js";
 import { RunRecordSchema } from "./run-record.js";
 import {
   amountField,
+  booleanField,
   countField,
   expected,
   idListField,
@@ -73,6 +74,17 @@ export const LoopStateSchema = z.looseObject(
     run: RunRecordSchema.optional(),
     transcript_lines: countField(
       "Stop-hook loops: lines of the session transcript already read at the previous stop.",
+    ).optional(),
+    stop_hook_block_cap: sectionField(
+      {
+        cap: countField("Claude Code's CLAUDE_CODE_STOP_HOOK_BLOCK_CAP as the hook saw it."),
+        iteration: countField("The loop's iteration when the cap ended the turn."),
+        at: timestampField("When the hook saw it."),
+        overridden: booleanField(
+          "true: Claude Code overrode a block of the hook; false: the hook let the stop through, its next block would have been overridden.",
+        ),
+      },
+      "Stop-hook loops: the last time Claude Code's cap on Stop-hook blocks in a row ended the loop's turn.",
     ).optional(),
   },
   expected("a JSON object (the loop_state document)"),

@@ -114,3 +114,53 @@ describe("parseClaudeTranscript", () => {
     expect(parseClaudeTranscript("")).toEqual([]);
   });
 });
+
+describe("parseClaudeTranscript on what Claude Code 2.1.x writes", () => {
+  // Shapes as the real CLI writes them (test/agents has the tests that make it write them).
+  const hookFeedback = (reason: string) =>
+    userText(`Stop hook feedback:\n${reason}`, { isMeta: true, promptId: "p1" });
+  const compactSummary = (summary: string) =>
+    userText(
+      `This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n${summary}`,
+      { isVisibleInTranscriptOnly: true, isCompactSummary: true },
+    );
+
+  it("a Stop hook's feedback ends the agent's turn, so each iteration is a reply of its own", () => {
+    const jsonl = [
+      userText("Start the loop. The login is still failing on Safari."),
+      assistantText([{ type: "text", text: "Iteration 1 done." }]),
+      hookFeedback("Ralph loop iteration 2 of 20."),
+      assistantText([{ type: "text", text: "Iteration 2 done." }]),
+      hookFeedback("Ralph loop iteration 3 of 20."),
+      assistantText([{ type: "text", text: "Iteration 3 done." }]),
+    ].join("\n");
+    const skipped: SkippedLine[] = [];
+    const turns = parseClaudeTranscript(jsonl, { onSkippedLine: (entry) => skipped.push(entry) });
+    expect(turns).toEqual([
+      { role: "user", text: "Start the loop. The login is still failing on Safari." },
+      { role: "assistant", text: "Iteration 1 done." },
+      { role: "assistant", text: "Iteration 2 done." },
+      { role: "assistant", text: "Iteration 3 done." },
+    ]);
+    expect(skipped).toEqual([
+      { line: 3, reason: "hook-feedback" },
+      { line: 5, reason: "hook-feedback" },
+    ]);
+    // The lookback advances with the iterations: the first prompt's concern falls out of it.
+    expect(extractUserConcerns(turns, { lookbackTurns: 4 })).toHaveLength(1);
+    expect(extractUserConcerns(turns, { lookbackTurns: 3 })).toEqual([]);
+  });
+
+  it("a compaction summary is not the user's words", () => {
+    const jsonl = [
+      line({ type: "system", subtype: "compact_boundary", content: "Conversation compacted" }),
+      compactSummary("The user said the login is still failing on Safari and this is wrong."),
+      assistantText([{ type: "text", text: "Continuing." }]),
+    ].join("\n");
+    const skipped: SkippedLine[] = [];
+    const turns = parseClaudeTranscript(jsonl, { onSkippedLine: (entry) => skipped.push(entry) });
+    expect(turns).toEqual([{ role: "assistant", text: "Continuing." }]);
+    expect(skipped).toContainEqual({ line: 2, reason: "compact-summary" });
+    expect(extractUserConcerns(turns)).toEqual([]);
+  });
+});

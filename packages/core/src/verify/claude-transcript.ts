@@ -6,6 +6,8 @@ export type SkippedLineReason =
   | "not-a-message" // a line of another type: summary, system, file-history-snapshot, …
   | "meta" // `isMeta: true`, or a local slash command's echo
   | "sidechain" // a sub-agent's conversation (`isSidechain: true`)
+  | "compact-summary" // Claude Code's summary of a compacted conversation, not the user's words
+  | "hook-feedback" // a Stop hook's reason, fed back to the agent: it ends the agent's turn
   | "no-text"; // only tool uses, tool results, thinking or images
 
 /** A transcript line that gave no turn. */
@@ -53,6 +55,9 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** How Claude Code writes a Stop hook's blocking reason into the transcript, as a user line. */
+const hookFeedback = /^\s*Stop hook feedback:/;
+
 /** Reads one line: a turn, or why it gives none. */
 function readLine(text: string): ChatTurn | SkippedLineReason {
   const entry = parseJson(text);
@@ -61,11 +66,14 @@ function readLine(text: string): ChatTurn | SkippedLineReason {
     return typeof entry.type === "string" ? "not-a-message" : "malformed";
   }
   if (entry.isSidechain === true) return "sidechain";
-  if (entry.isMeta === true) return "meta";
+  if (entry.isCompactSummary === true || entry.isVisibleInTranscriptOnly === true) {
+    return "compact-summary";
+  }
   const message = entry.message;
-  if (!isRecord(message)) return "malformed";
-  const body = contentText(message.content);
-  if (body === null) return "malformed";
+  const body = isRecord(message) ? contentText(message.content) : null;
+  if (entry.type === "user" && body !== null && hookFeedback.test(body)) return "hook-feedback";
+  if (entry.isMeta === true) return "meta";
+  if (!isRecord(message) || body === null) return "malformed";
   if (body.trim() === "") return "no-text";
   if (entry.type === "user" && commandEcho.test(body)) return "meta";
   return { role: entry.type, text: body };
@@ -81,13 +89,16 @@ function readLine(text: string): ChatTurn | SkippedLineReason {
  * assistant lines (text blocks joined by a blank line). Skipped, never thrown on: blank lines,
  * lines that are not JSON objects, other line types (`summary`, `system`, …), `isMeta` and
  * `isSidechain` lines, local command echoes (`<command-name>…`, `<local-command-stdout>…`,
- * "[Request interrupted by user]"), and lines without text — so a user line holding only
- * tool results is not a user turn.
+ * "[Request interrupted by user]"), compaction summaries (`isCompactSummary`,
+ * `isVisibleInTranscriptOnly`: Claude Code's words about the conversation, not the user's), and
+ * lines without text — so a user line holding only tool results is not a user turn.
  *
  * Claude Code writes one line per content block, so one assistant reply spans many lines
  * (text, tool use, the tool result as a user line, more text): consecutive assistant text is
- * joined into one assistant turn, so the lookback counts replies, not blocks. User lines are
- * never joined: each is a message the user sent.
+ * joined into one assistant turn, so the lookback counts replies, not blocks. A Stop hook's
+ * feedback ("Stop hook feedback: …", the reason a hook gave to keep the session going) is no turn
+ * of the user's, but it ends the agent's turn: each iteration of a Stop-hook loop is a reply of
+ * its own. User lines are never joined: each is a message the user sent.
  *
  * @param jsonl - the transcript's text.
  * @param options - `onSkippedLine`, to count or log what was skipped.
@@ -103,15 +114,19 @@ export function parseClaudeTranscript(
   options?: ParseClaudeTranscriptOptions | null,
 ): ChatTurn[] {
   const turns: ChatTurn[] = [];
+  let turnEnded = false;
   jsonl.split(/\r?\n/).forEach((text, index) => {
     if (text.trim() === "") return;
     const read = readLine(text);
     if (typeof read === "string") {
+      if (read === "hook-feedback") turnEnded = true;
       options?.onSkippedLine?.({ line: index + 1, reason: read });
       return;
     }
     const previous = turns.at(-1);
-    if (read.role === "assistant" && previous?.role === "assistant") {
+    const continues = !turnEnded;
+    turnEnded = false;
+    if (continues && read.role === "assistant" && previous?.role === "assistant") {
       turns[turns.length - 1] = { role: "assistant", text: `${previous.text}\n\n${read.text}` };
     } else {
       turns.push(read);
