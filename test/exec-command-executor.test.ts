@@ -5,8 +5,6 @@ import {
   ampExecutor,
   CommandExecutor,
   type CommandExecutorOptions,
-  codexExecutor,
-  geminiExecutor,
   type OutputLine,
   REMOVED_ENV_VARIABLES,
 } from "@loop/exec";
@@ -277,25 +275,13 @@ describe("CommandExecutor stopping", () => {
   });
 });
 
+// The Codex and Gemini presets have their own files: exec-codex-preset.test.ts, exec-gemini-preset.test.ts.
 describe("presets build the exact argv", () => {
   const echoArgs = { command: fakeAgent, env: { ...process.env, FAKE_AGENT_MODE: "echo-args" } };
   const argvOf = async (executor: CommandExecutor, prompt = hostile) => {
     const result = await run(executor, prompt);
     return JSON.parse(result.output).argv as string[];
   };
-
-  it("codex exec [--full-auto] <prompt>", async () => {
-    expect(await argvOf(codexExecutor({ ...echoArgs, extraArgs: [] }))).toEqual(["exec", hostile]);
-    expect(codexExecutor().options).toMatchObject({ command: "codex", args: ["exec"] });
-    expect(codexExecutor({ fullAuto: true }).options.args).toEqual(["exec", "--full-auto"]);
-    expect(codexExecutor().name).toBe("codex");
-  });
-
-  it("gemini -p <prompt>", async () => {
-    expect(geminiExecutor().options.command).toBe("gemini");
-    const executor = geminiExecutor(echoArgs);
-    expect(await argvOf(executor)).toEqual(["-p", hostile]);
-  });
 
   it("aider --message <prompt> [--yes-always] [--no-auto-commits]", async () => {
     expect(aiderExecutor().options.command).toBe("aider");

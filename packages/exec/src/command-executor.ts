@@ -31,9 +31,18 @@ export function defaultParse(run: CommandRun): ExecutionResult {
   };
 }
 
+/**
+ * How a finished run's process ended, in a few words: `exited with code 1`, `killed by SIGTERM`.
+ *
+ * @param run - the finished run.
+ */
+export function describeProcessEnd(run: Pick<CommandRun, "exitCode" | "signal">): string {
+  return run.signal === null ? `exited with code ${run.exitCode}` : `killed by ${run.signal}`;
+}
+
 function describeExit(run: CommandRun): string {
   const stderrTail = run.stderr.trim().split("\n").slice(-3).join("\n");
-  const how = run.signal === null ? `exited with code ${run.exitCode}` : `killed by ${run.signal}`;
+  const how = describeProcessEnd(run);
   return stderrTail === "" ? how : `${how}: ${stderrTail}`;
 }
 

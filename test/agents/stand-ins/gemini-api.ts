@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -56,6 +57,16 @@ export function functionCallReply(
 /** A call of the CLI's `write_file` tool (`file_path` may be relative to the workspace). */
 export function writeFileReply(filePath: string, content: string): GeminiReply {
   return functionCallReply("write_file", { file_path: filePath, content });
+}
+
+/** A call of the CLI's `replace` tool: `oldString` must occur exactly once in the file. */
+export function replaceReply(filePath: string, oldString: string, newString: string): GeminiReply {
+  return functionCallReply("replace", {
+    file_path: filePath,
+    instruction: `Replace ${JSON.stringify(oldString)} with ${JSON.stringify(newString)}.`,
+    old_string: oldString,
+    new_string: newString,
+  });
 }
 
 /** A call of the CLI's `run_shell_command` tool. */
@@ -141,10 +152,23 @@ export async function startGeminiStandIn(options: GeminiStandInOptions): Promise
       const model = match?.[1];
       const operation = match?.[2];
       const record = (role: GeminiRequestRole) =>
-        requests.push({ method: request.method ?? "", path, model, operation, role, headers: request.headers, body });
+        requests.push({
+          method: request.method ?? "",
+          path,
+          model,
+          operation,
+          role,
+          headers: request.headers,
+          body,
+        });
       if (size > MAX_BODY_BYTES) {
         record("unscripted");
-        sendError(response, 413, `gemini stand-in: request body over ${MAX_BODY_BYTES} bytes`, "INVALID_ARGUMENT");
+        sendError(
+          response,
+          413,
+          `gemini stand-in: request body over ${MAX_BODY_BYTES} bytes`,
+          "INVALID_ARGUMENT",
+        );
         return;
       }
       const schema = responseSchemaOf(body);
@@ -158,11 +182,20 @@ export async function startGeminiStandIn(options: GeminiStandInOptions): Promise
         sendJson(response, 200, { totalTokens: Math.ceil(size / 4) });
         return;
       }
-      const reply = request.method === "POST" && operation === "streamGenerateContent" ? script.shift() : undefined;
+      const reply =
+        request.method === "POST" && operation === "streamGenerateContent"
+          ? script.shift()
+          : undefined;
       if (reply === undefined) {
         record("unscripted");
-        const why = operation === "streamGenerateContent" ? "no scripted reply left" : "not scripted";
-        sendError(response, 400, `gemini stand-in: ${request.method} ${path}: ${why}`, "INVALID_ARGUMENT");
+        const why =
+          operation === "streamGenerateContent" ? "no scripted reply left" : "not scripted";
+        sendError(
+          response,
+          400,
+          `gemini stand-in: ${request.method} ${path}: ${why}`,
+          "INVALID_ARGUMENT",
+        );
         return;
       }
       record("conversation");
@@ -171,7 +204,9 @@ export async function startGeminiStandIn(options: GeminiStandInOptions): Promise
       } else if (reply.type === "text") {
         sendCandidate(response, operation, [{ text: reply.text }]);
       } else {
-        sendCandidate(response, operation, [{ functionCall: { name: reply.name, args: reply.args } }]);
+        sendCandidate(response, operation, [
+          { functionCall: { name: reply.name, args: reply.args } },
+        ]);
       }
     });
   });
@@ -261,7 +296,11 @@ function parseJson(text: string): unknown {
   }
 }
 
-function sendCandidate(response: ServerResponse, operation: string | undefined, parts: readonly unknown[]): void {
+function sendCandidate(
+  response: ServerResponse,
+  operation: string | undefined,
+  parts: readonly unknown[],
+): void {
   const candidate = {
     candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
     usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 10, totalTokenCount: 110 },
@@ -279,7 +318,12 @@ function sendCandidate(response: ServerResponse, operation: string | undefined, 
   response.end(data);
 }
 
-function sendError(response: ServerResponse, status: number, message: string, statusName: string): void {
+function sendError(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  statusName: string,
+): void {
   sendJson(response, status, { error: { code: status, message, status: statusName } });
 }
 
@@ -298,7 +342,8 @@ export function userTexts(request: GeminiRequest): readonly string[] {
   const texts: string[] = [];
   for (const content of body?.contents ?? []) {
     if (content.role !== "user") continue;
-    for (const part of content.parts ?? []) if (typeof part.text === "string") texts.push(part.text);
+    for (const part of content.parts ?? [])
+      if (typeof part.text === "string") texts.push(part.text);
   }
   return texts;
 }
@@ -353,7 +398,6 @@ export function offlineGuardEnvironment(logFile: string): Record<string, string>
 
 /** The non-loopback hosts a guarded run tried, one `lookup <host>` or `connect <host>` each. */
 export async function readNetworkAttempts(logFile: string): Promise<readonly string[]> {
-  const { readFile } = await import("node:fs/promises");
   const text = await readFile(logFile, "utf8").catch(() => "");
   return text.split("\n").filter((line) => line !== "");
 }

@@ -6,26 +6,36 @@ import type { AddressInfo, Socket } from "node:net";
 // the next reply the test scripted, then records the request so the test can read what Codex
 // sent (the prompt, the tool outputs).
 //
-// What Codex 0.171.0 needed (found by running it against this server):
+// What Codex 0.171.0 needed (found by running it against this server, offline):
 // - A provider in `$CODEX_HOME/config.toml` (see `codexConfigToml`): `base_url` ending in `/v1`
-//   (Codex posts to `<base_url>/responses`), `wire_api = "responses"`, `env_key` naming the
+//   (Codex posts to `<base_url>/responses`), `wire_api = "responses"`, and `env_key` naming the
 //   variable that holds the API key (sent as `Authorization: Bearer <key>`). Retries set to 0:
-//   by default Codex repeats a failed request 5 times with back-off.
+//   by default Codex repeats a failed request 5 times, with back-off ("Reconnecting... 1/5").
 // - The reply is Server-Sent Events (`content-type: text/event-stream`), one JSON object per
-//   `data:` line whose `type` names the event. Codex reads `response.created`,
-//   `response.output_item.added` / `response.output_text.delta` (streamed text),
-//   `response.output_item.done` (the finished item: an assistant `message` with `output_text`
-//   content, or a `function_call` with `name`, `call_id` and JSON `arguments`) and
-//   `response.completed` (with `response.id` and `response.usage`). A stream that ends without
-//   `response.completed` is an error to Codex ("stream closed before response.completed").
-// - Shell commands are a `function_call` of the tool Codex offered in `tools`: `exec_command`
-//   with `{ cmd }` (unified exec, the 0.171.0 default), or the older `shell` with
-//   `{ command: [argv] }`. Codex runs it, then posts again with a `function_call_output` item in
-//   `input`, which takes the next scripted reply; a turn ends at a reply without a tool call.
-// - An HTTP error is a status and a JSON body `{ error: { message, type, code } }`. Codex
-//   0.171.0 prints a 401's message, but for a 5xx prints only its own "high demand" line.
-// - With `features.plugins = false` Codex contacts no host but this one: with plugins on it
-//   syncs a plugin catalog from github.com, api.github.com and chatgpt.com at start-up.
+//   `data:` line, its `type` naming the event (the `event:` line is optional to Codex). Codex
+//   needs only `response.output_item.done` (the finished item: an assistant `message` with
+//   `output_text` content, or a `function_call` with `name`, `call_id` and JSON `arguments`) and
+//   `response.completed` (with `response.id`; `response.usage` is optional, it feeds the
+//   "tokens used" line). Without `response.completed` Codex fails the turn with "stream
+//   disconnected before completion: stream closed before response.completed". This server also
+//   sends `response.created`, `response.output_item.added` and `response.output_text.delta`, as
+//   the real API does.
+// - A shell command is a `function_call` of the shell tool Codex offered in `tools`: 0.171.0
+//   offers `exec_command` with `{ cmd }` (unified exec); the older `shell` with `{ command: argv }`
+//   is used when a Codex offers that instead. Codex runs it, then posts again with a
+//   `function_call_output` item in `input`, which takes the next scripted reply; a turn ends at a
+//   reply without a tool call.
+// - An HTTP error is a status and a JSON body `{ error: { message, type, param, code } }`. Codex
+//   0.171.0 prints on stderr, as `ERROR: …` (twice): for a 401 `unexpected status 401
+//   Unauthorized: <message>, url: <url>`; for a 400 the whole JSON body; for a 404 the message;
+//   for a 429 `exceeded retry limit, last status: 429 Too Many Requests`; for a 5xx only its own
+//   "We’re currently experiencing high demand, which may cause temporary errors." An unscripted
+//   request therefore shows up in Codex's error as this server's 400 message.
+// - Codex contacts no host but this one only with `features.plugins = false` (else it syncs a
+//   plugin catalog from github.com, api.github.com and chatgpt.com at start-up) and
+//   `analytics.enabled = false` or `otel.metrics_exporter = "none"` (else it sends metrics to
+//   ab.chatgpt.com). It honours HTTPS_PROXY for all of these (its git too), so a test that points
+//   the proxy variables here sees any such attempt as a `CONNECT host:443` in `strayRequests`.
 
 /** One scripted answer to one `POST /v1/responses`. */
 export type ScriptedReply =
@@ -56,9 +66,11 @@ export type ReplyFunction = (request: RecordedRequest) => ScriptedReply;
 
 /** A request the stand-in received. */
 export interface RecordedRequest {
+  /** `POST`, or `CONNECT` for a proxy request. */
   readonly method: string;
-  /** The path with the query, e.g. `/v1/responses`. */
+  /** The path with the query, e.g. `/v1/responses` (`host:443` for `CONNECT`). */
   readonly url: string;
+  /** The request's headers, lower-case names (e.g. `authorization`). */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The body parsed as JSON, or the raw text when it is not JSON. */
   readonly body: unknown;
@@ -95,8 +107,8 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * Starts the stand-in on 127.0.0.1 at a free port.
  *
  * A request after the last scripted reply gets HTTP 400 with the message
- * `stand-in: no scripted reply left for request #N`; every reply is written in full at once and
- * the connection ends, so Codex never waits on it.
+ * `stand-in: no scripted reply left for request #N` (Codex prints it in its error); every reply
+ * is written in full at once, with its length, so Codex never waits on this server.
  *
  * @param options - the scripted replies.
  * @returns the running stand-in; call `close()` when done.
@@ -182,7 +194,7 @@ export async function startOpenAiResponsesStandIn(
 
 /**
  * The `config.toml` that points Codex at a stand-in: a provider named `stand-in` selected as the
- * default, no retries, and nothing that reaches another host.
+ * default, no retries, no plugin sync and no metrics (nothing that reaches another host).
  *
  * @param baseUrl - the stand-in's `url`.
  * @param apiKeyVariable - the environment variable that holds the API key.
@@ -203,6 +215,12 @@ export function codexConfigToml(baseUrl: string, apiKeyVariable: string): string
     "",
     "[features]",
     "plugins = false",
+    "",
+    "[analytics]",
+    "enabled = false",
+    "",
+    "[otel]",
+    'metrics_exporter = "none"',
     "",
   ].join("\n");
 }

@@ -1,0 +1,300 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ExecutionRequest } from "@loop/core";
+import { type CodexExecutorOptions, codexExecutor, gitProgress } from "@loop/exec";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runCliProcess } from "../cli/support.js";
+import {
+  codexConfigToml,
+  functionCallOutputs,
+  type OpenAiResponsesStandIn,
+  type RecordedRequest,
+  type ReplyFunction,
+  type ScriptedReply,
+  startOpenAiResponsesStandIn,
+  userMessageTexts,
+} from "./stand-ins/openai-responses-api.js";
+import { type AgentBinary, agentBinary } from "./support/agent-binaries.js";
+
+// The real Codex CLI, through the `codexExecutor` preset and through `loop run --executor codex`,
+// against a local stand-in of the OpenAI Responses API: offline, in a throwaway git repository,
+// with its own HOME and CODEX_HOME. Every proxy variable points at the stand-in, so a connection
+// to any other host would reach it as `CONNECT host:443`, be refused, and fail the test.
+
+const API_KEY_VARIABLE = "STAND_IN_OPENAI_API_KEY";
+/** A safety net for one Codex run; a run takes about a second. */
+const RUN_TIMEOUT_MS = 60_000;
+
+let codex: AgentBinary;
+let standIn: OpenAiResponsesStandIn | undefined;
+let root: string | undefined;
+
+beforeAll(() => {
+  codex = agentBinary("codex");
+});
+
+afterEach(async () => {
+  const stray = standIn?.strayRequests.map((request) => `${request.method} ${request.url}`);
+  await standIn?.close();
+  standIn = undefined;
+  if (root !== undefined) await rm(root, { recursive: true, force: true });
+  root = undefined;
+  expect(stray, "Codex tried to reach a host other than the stand-in").toEqual([]);
+});
+
+/** A temporary HOME, CODEX_HOME and git repository, and the stand-in serving `replies`. */
+interface Sandbox {
+  readonly project: string;
+  readonly stateDir: string;
+  /** The complete environment of Codex (or of `loop`, which passes it on). */
+  readonly env: Record<string, string>;
+  readonly standIn: OpenAiResponsesStandIn;
+}
+
+async function setUp(replies: readonly (ScriptedReply | ReplyFunction)[]): Promise<Sandbox> {
+  root = await mkdtemp(join(tmpdir(), "loop-codex-"));
+  const home = join(root, "home");
+  const codexHome = join(root, "codex-home");
+  const project = join(root, "project");
+  await Promise.all([home, codexHome, project].map((dir) => mkdir(dir)));
+  standIn = await startOpenAiResponsesStandIn({ replies });
+  await writeFile(join(codexHome, "config.toml"), codexConfigToml(standIn.url, API_KEY_VARIABLE));
+  const git = (...args: string[]) =>
+    execFileSync(
+      "git",
+      ["-c", "user.name=Loop Test", "-c", "user.email=test@loop.invalid", ...args],
+      {
+        cwd: project,
+        stdio: "pipe",
+      },
+    );
+  git("init", "-q");
+  await writeFile(join(project, "README.md"), "# A project\n");
+  git("add", "README.md");
+  git("commit", "-q", "-m", "initial commit");
+  const proxy = new URL(standIn.url).origin;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    CODEX_HOME: codexHome,
+    [API_KEY_VARIABLE]: "sk-stand-in-0123456789",
+    NO_COLOR: "1",
+    HTTPS_PROXY: proxy,
+    HTTP_PROXY: proxy,
+    ALL_PROXY: proxy,
+    https_proxy: proxy,
+    http_proxy: proxy,
+    all_proxy: proxy,
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+  };
+  return { project, stateDir: join(root, "state"), env, standIn };
+}
+
+function request(prompt: string): ExecutionRequest {
+  return {
+    kind: "task",
+    task: null,
+    prompt,
+    iteration: 1,
+    attempt: 1,
+    terminalId: "test",
+    plan: { path: "plan.md", text: "" },
+    sessionId: null,
+    unmetRequirements: [],
+    concerns: [],
+  };
+}
+
+/** Runs the real Codex once through the preset, in the sandbox's project. */
+function runCodex(sandbox: Sandbox, prompt: string, options: CodexExecutorOptions = {}) {
+  const executor = codexExecutor({
+    command: codex.path,
+    cwd: sandbox.project,
+    env: sandbox.env,
+    timeoutMs: RUN_TIMEOUT_MS,
+    progress: gitProgress({ cwd: sandbox.project }),
+    ...options,
+  });
+  return executor.execute(request(prompt), { signal: new AbortController().signal });
+}
+
+/** The prompt of a turn: the last user message of its first request. */
+const promptOf = (recorded: RecordedRequest | undefined) =>
+  recorded === undefined ? undefined : userMessageTexts(recorded).at(-1);
+
+const INCORRECT_KEY =
+  "Incorrect API key provided: sk-stand***6789. You can find your API key at https://platform.openai.com/account/api-keys.";
+/** What the OpenAI API answers to a key it does not know. */
+const UNAUTHORIZED: ScriptedReply = {
+  kind: "http-error",
+  status: 401,
+  message: INCORRECT_KEY,
+  type: "invalid_request_error",
+  code: "invalid_api_key",
+};
+
+describe("codexExecutor with the real Codex CLI", () => {
+  it("edits the workspace: a command of the model writes hello.txt", async () => {
+    const sandbox = await setUp([
+      { kind: "shell", command: "printf 'hello from codex\\n' > hello.txt" },
+      { kind: "message", text: "Wrote hello.txt." },
+    ]);
+    const result = await runCodex(sandbox, "Create hello.txt saying hello.");
+    expect(result.error).toBeUndefined();
+    expect(result).toMatchObject({ success: true, output: "Wrote hello.txt.\n", filesChanged: 1 });
+    expect(readFileSync(join(sandbox.project, "hello.txt"), "utf8")).toBe("hello from codex\n");
+    // Codex ran the command and reported its exit to the model.
+    expect(functionCallOutputs(sandbox.standIn.requests[1] as RecordedRequest)).toEqual([
+      expect.stringContaining("Process exited with code 0"),
+    ]);
+    expect(sandbox.standIn.requests[0]?.headers.authorization).toBe(
+      "Bearer sk-stand-in-0123456789",
+    );
+  });
+
+  it("cannot write with sandbox: read-only (Codex's own default)", async () => {
+    const sandbox = await setUp([
+      { kind: "shell", command: "printf 'hello\\n' > hello.txt" },
+      { kind: "message", text: "Could not write." },
+    ]);
+    const result = await runCodex(sandbox, "Create hello.txt.", { sandbox: "read-only" });
+    expect(result.success).toBe(true);
+    expect(existsSync(join(sandbox.project, "hello.txt"))).toBe(false);
+    expect(functionCallOutputs(sandbox.standIn.requests[1] as RecordedRequest)).toEqual([
+      expect.stringContaining("Read-only file system"),
+    ]);
+  });
+
+  it.each([
+    ["a markdown front-matter line", "---\ntitle: the plan\n---\nSay hello."],
+    ["a flag-like word", "-x is not a flag: say hello."],
+  ])("passes a prompt starting with %s to the model as the prompt", async (_, prompt) => {
+    const sandbox = await setUp([{ kind: "message", text: "Hello." }]);
+    const result = await runCodex(sandbox, prompt);
+    expect(result.error).toBeUndefined();
+    expect(result).toMatchObject({ success: true, output: "Hello.\n" });
+    expect(sandbox.standIn.requests).toHaveLength(1);
+    expect(promptOf(sandbox.standIn.requests[0])).toBe(prompt);
+  });
+
+  it("fails with the API's own message when the key is refused (401)", async () => {
+    const sandbox = await setUp([UNAUTHORIZED]);
+    const result = await runCodex(sandbox, "Say hello.");
+    expect(result.success).toBe(false);
+    expect(result.error).toBe(
+      `exited with code 1: unexpected status 401 Unauthorized: ${INCORRECT_KEY}, url: ${sandbox.standIn.url}/responses`,
+    );
+  });
+
+  it("keeps the cause when Codex logs and counts tokens after it (401 mid-turn, RUST_LOG set)", async () => {
+    const sandbox = await setUp([{ kind: "shell", command: "echo working" }, UNAUTHORIZED]);
+    const result = await runCodex(sandbox, "Say hello.", {
+      env: { ...sandbox.env, RUST_LOG: "info" },
+    });
+    expect(result.success).toBe(false);
+    expect(result.error).toBe(
+      `exited with code 1: unexpected status 401 Unauthorized: ${INCORRECT_KEY}, url: ${sandbox.standIn.url}/responses`,
+    );
+  });
+
+  it("fails with Codex's message for a server error (500), which hides the API's body", async () => {
+    const sandbox = await setUp([
+      {
+        kind: "http-error",
+        status: 500,
+        message: "The server had an error processing your request.",
+      },
+    ]);
+    const result = await runCodex(sandbox, "Say hello.");
+    expect(result.success).toBe(false);
+    expect(result.error).toBe(
+      "exited with code 1: We’re currently experiencing high demand, which may cause temporary errors.",
+    );
+  });
+});
+
+/** Task ids and plan paths this test puts in a shell command: nothing a shell would expand. */
+const SAFE_WORD = /^[\w./-]+$/;
+
+/**
+ * A model that does what the loop's prompt asks, like test/fixtures/fake-claude.mjs: first a
+ * shell command that checks the box of the prompt's task (in a wrap-up, every open box) and sets
+ * EXIT_SIGNAL once no box is open; then, given the command's output, the RALPH_STATUS answer.
+ */
+const planAgent: ReplyFunction = (recorded) => {
+  const prompt = promptOf(recorded) ?? "";
+  const outputs = functionCallOutputs(recorded);
+  const task = /Your task is `([^`]+)`/.exec(prompt)?.[1];
+  if (outputs.length === 0) {
+    const plan = /The plan is `([^`]+)`/.exec(prompt)?.[1];
+    if (
+      plan === undefined ||
+      !SAFE_WORD.test(plan) ||
+      (task !== undefined && !SAFE_WORD.test(task))
+    ) {
+      throw new Error(`the prompt names no usable plan or task: ${prompt.slice(0, 300)}`);
+    }
+    // A task's box, or in a wrap-up every open box.
+    const [pattern, name] = task === undefined ? ["", ""] : [` ${task}\\b`, ` ${task}`];
+    return {
+      kind: "shell",
+      command: [
+        `sed -i 's/^\\([-*] \\)\\[ \\]${pattern}/\\1[x]${name}/' '${plan}';`,
+        `if grep -q '^[-*] \\[ \\]' '${plan}'; then echo 'PLAN OPEN';`,
+        `else sed -i 's/EXIT_SIGNAL: false/EXIT_SIGNAL: true/' '${plan}'; echo 'PLAN FINISHED'; fi`,
+      ].join(" "),
+    };
+  }
+  const finished = outputs.at(-1)?.includes("PLAN FINISHED") ?? false;
+  return {
+    kind: "message",
+    text: [
+      task === undefined ? "Verified the work: every task is done." : `Implemented ${task}.`,
+      "",
+      "---RALPH_STATUS---",
+      `STATUS: ${finished ? "COMPLETE" : "IN_PROGRESS"}`,
+      `TASKS_COMPLETED_THIS_LOOP: ${task === undefined ? 0 : 1}`,
+      "FILES_MODIFIED: 1",
+      "TESTS_STATUS: PASSING",
+      "WORK_TYPE: IMPLEMENTATION",
+      `EXIT_SIGNAL: ${finished}`,
+      `RECOMMENDATION: ${finished ? "All tasks are done." : "Continue with the next task."}`,
+      "---END_RALPH_STATUS---",
+    ].join("\n"),
+  };
+};
+
+describe("loop run --executor codex with the real Codex CLI", () => {
+  it("runs a new project's plan to completion, Codex checking the boxes", async () => {
+    // Two requests per iteration (the command, then the answer); more than the loop can use.
+    const sandbox = await setUp(Array.from({ length: 40 }, () => planAgent));
+    const env = { ...sandbox.env, LOOP_STATE_DIR: sandbox.stateDir, LOOP_TERMINAL_ID: "codex-e2e" };
+    const loop = (args: string[]) =>
+      runCliProcess(args, sandbox.project, env, { timeoutMs: 100_000 });
+
+    const init = await loop(["init"]);
+    expect(init.code, init.stderr).toBe(0);
+    const run = await loop(["run", "--executor", "codex", "--bin", codex.path]);
+    const toolOutputs = sandbox.standIn.requests.flatMap(functionCallOutputs).join("\n");
+    expect(run.code, `${run.stderr}\nCodex's tool outputs:\n${toolOutputs}`).toBe(0);
+    expect(run.stderr).toContain("exit: all_tasks_complete");
+
+    const plan = readFileSync(join(sandbox.project, "plan.md"), "utf8");
+    expect(plan).not.toMatch(/^[-*] \[ \]/m);
+    expect(plan).toContain("EXIT_SIGNAL: true");
+    // Each task's turn got the loop's prompt naming that task, in plan order.
+    const tasks = sandbox.standIn.requests
+      .filter((recorded) => functionCallOutputs(recorded).length === 0)
+      .map((recorded) => /Your task is `([^`]+)`/.exec(promptOf(recorded) ?? "")?.[1])
+      .filter((task) => task !== undefined);
+    expect(tasks).toEqual(["TASK-001", "TASK-002", "TASK-003", "TASK-004", "TASK-005"]);
+    const status = JSON.parse(
+      readFileSync(join(sandbox.project, ".claude/loop/status.json"), "utf8"),
+    );
+    expect(status).toMatchObject({ status: "completed", exit_reason: "all_tasks_complete" });
+  });
+});
