@@ -31,6 +31,7 @@ const pinned: Record<string, string[]> = {
     "parseClaudeStream",
     "parseRalphLoopState",
     "readStopHookBlockCap",
+    "skipPermissionsProblem",
     "stopHookTerminalId",
     "toExecutionResult",
     "toHookOutput",

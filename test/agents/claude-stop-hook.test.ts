@@ -13,6 +13,7 @@ import {
   startAnthropicStandIn,
 } from "./stand-ins/anthropic-api.js";
 import { agentBinary, pinnedVersions } from "./support/agent-binaries.js";
+import { answeredTool } from "./support/answered-tool.js";
 import { claudeEnvironment, type TempFolder, tempFolder } from "./support/claude-environment.js";
 import { initGitRepository } from "./support/git-repository.js";
 import { runProcess } from "./support/run-process.js";
@@ -48,21 +49,6 @@ function ralphState(sessionId: string, maxIterations: number): string {
     `Read ${PRD_PATH}. Find the first story where passes is false, implement it, set passes: true.`,
     "",
   ].join("\n");
-}
-
-/** The tool the model called last, when the request answers that call with its result. */
-function answeredTool(request: RecordedRequest): string | null {
-  const messages = Array.isArray(request.body?.messages) ? request.body.messages : [];
-  const last = messages.at(-1) as { content?: unknown } | undefined;
-  const answers =
-    Array.isArray(last?.content) &&
-    last.content.some((block: { type?: unknown }) => block.type === "tool_result");
-  if (!answers) return null;
-  const call = messages.at(-2) as { content?: unknown } | undefined;
-  const uses = Array.isArray(call?.content)
-    ? call.content.filter((block: { type?: unknown }) => block.type === "tool_use")
-    : [];
-  return (uses.at(-1) as { name?: string } | undefined)?.name ?? null;
 }
 
 /**

@@ -37,6 +37,10 @@ export {
   withRalphLoopIteration,
 } from "./ralph-loop-state.js";
 export {
+  type SkipPermissionsContext,
+  skipPermissionsProblem,
+} from "./skip-permissions-problem.js";
+export {
   DEFAULT_RALPH_LOOP_STATE_PATH,
   handleStopHook,
   type StopHookBlockCap,

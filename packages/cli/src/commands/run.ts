@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { skipPermissionsProblem } from "@loop/claude";
 import {
   createLoop,
   type LoopConfigInput,
@@ -167,6 +168,12 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       message: `the agent's executable \`${agent}\` is not found${agent.includes("/") ? " (or not executable)" : " on PATH"}: install it, or name it with --bin <path>.`,
     });
   }
+  const refusal = skipPermissionsProblem({
+    skipPermissions: name === "claude" && values["dangerously-skip-permissions"] === true,
+    uid: process.getuid?.() ?? null,
+    isSandbox: io.env.IS_SANDBOX,
+  });
+  if (refusal !== null) throw new LoopError({ message: refusal });
   const logger = createJsonlLogger({ path: project.resolve(config.logging.decision_log) });
   const verifierLog = createVerifierLog({ path: project.resolve(config.logging.verifier_log) });
   const controller = new AbortController();

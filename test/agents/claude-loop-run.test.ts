@@ -1,0 +1,146 @@
+import { readFileSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LOOP_BIN } from "../cli/support.js";
+import {
+  type AnthropicStandIn,
+  lastUserText,
+  type RecordedRequest,
+  type Reply,
+  startAnthropicStandIn,
+} from "./stand-ins/anthropic-api.js";
+import { agentBinary, pinnedVersions } from "./support/agent-binaries.js";
+import { answeredTool } from "./support/answered-tool.js";
+import {
+  type ClaudeAuth,
+  claudeEnvironment,
+  type TempFolder,
+  tempFolder,
+} from "./support/claude-environment.js";
+import { initGitRepository } from "./support/git-repository.js";
+import { runProcess } from "./support/run-process.js";
+
+// `loop run` with the real Claude Code, as a user runs it: the built CLI in a real git
+// repository, the default state location (under the test's HOME), Claude Code found by --bin.
+
+const PLAN = `# Plan
+
+- [ ] TASK-001 Add a greeting module
+- [ ] TASK-002 Add a farewell module
+`;
+
+/**
+ * An agent that works the task its prompt names: it reads the plan, checks that task's box with
+ * Edit, then answers with a status block (EXIT_SIGNAL once no box is left open).
+ */
+function planAgent(project: string): (request: RecordedRequest) => Reply {
+  const path = join(project, "plan.md");
+  return (request) => {
+    const answered = answeredTool(request);
+    const plan = readFileSync(path, "utf8");
+    if (answered === "Edit") {
+      const done = !plan.includes("- [ ]");
+      return {
+        text: [
+          "Implemented the task; its tests pass.",
+          "---RALPH_STATUS---",
+          `STATUS: ${done ? "COMPLETE" : "IN_PROGRESS"}`,
+          "TASKS_COMPLETED_THIS_LOOP: 1",
+          "FILES_MODIFIED: 1",
+          "TESTS_STATUS: PASSING",
+          "WORK_TYPE: IMPLEMENTATION",
+          `EXIT_SIGNAL: ${done}`,
+          `RECOMMENDATION: ${done ? "All tasks are done" : "Continue with the next task"}`,
+          "---END_RALPH_STATUS---",
+        ].join("\n"),
+      };
+    }
+    if (answered !== "Read") {
+      return { text: "Reading the plan.", tools: [{ name: "Read", input: { file_path: path } }] };
+    }
+    const prompt = request.body?.messages ? JSON.stringify(request.body.messages) : "";
+    const task = /TASK-\d{3}/.exec(prompt)?.[0] ?? "TASK-001";
+    const line = plan.split("\n").find((text) => text.startsWith(`- [ ] ${task}`));
+    if (line === undefined) return { text: `Nothing to do for ${task}.` };
+    return {
+      text: `Checking ${task}.`,
+      tools: [
+        {
+          name: "Edit",
+          input: { file_path: path, old_string: line, new_string: line.replace("- [ ]", "- [x]") },
+        },
+      ],
+    };
+  };
+}
+
+describe.each(pinnedVersions("claude"))("loop run with Claude Code %s", (version) => {
+  const claude = agentBinary("claude", version);
+  let home: TempFolder;
+  let project: TempFolder;
+  let standIn: AnthropicStandIn | undefined;
+
+  beforeEach(async () => {
+    home = await tempFolder("home");
+    project = await tempFolder("project");
+    await initGitRepository(project.path, { "plan.md": PLAN });
+  });
+  afterEach(async () => {
+    await standIn?.close();
+    standIn = undefined;
+    await Promise.all([home.remove(), project.remove()]);
+  });
+
+  async function loop(
+    args: readonly string[],
+    script: (request: RecordedRequest) => Reply,
+    options: { auth?: ClaudeAuth; extra?: Record<string, string | undefined> } = {},
+  ) {
+    standIn = await startAnthropicStandIn({ script });
+    const env = claudeEnvironment({
+      baseUrl: standIn.url,
+      home: home.path,
+      auth: options.auth,
+      extra: options.extra,
+    });
+    return runProcess(process.execPath, [LOOP_BIN, "run", "--bin", claude.path, ...args], {
+      cwd: project.path,
+      env,
+      timeoutMs: 180_000,
+    });
+  }
+
+  it("runs the plan to completion, Claude Code checking the boxes", async () => {
+    const run = await loop(["--permission-mode", "acceptEdits"], planAgent(project.path));
+    expect(run.stderr).toContain("all_tasks_complete");
+    expect(run.code, run.stderr).toBe(0);
+    expect(await readFile(join(project.path, "plan.md"), "utf8")).not.toContain("- [ ]");
+    const state = JSON.parse(
+      await readFile(join(home.path, ".claude/state/terminals/default/loop_state.json"), "utf8"),
+    );
+    expect(state.completed_tasks).toEqual(["TASK-001", "TASK-002"]);
+    expect(state.cost_usd).toBeGreaterThan(0);
+  });
+
+  it("a user who is not logged in reads the CLI's own words, not an error code", async () => {
+    const run = await loop(["--max-iterations", "1"], planAgent(project.path), { auth: "none" });
+    expect(run.stderr).toContain("Not logged in · Please run /login");
+    expect(run.stderr).not.toContain("(success)");
+  });
+
+  it("--dangerously-skip-permissions as root stops before the first iteration, saying what to do", async () => {
+    await writeFile(join(project.path, "plan.md"), PLAN);
+    const run = await loop(["--dangerously-skip-permissions"], planAgent(project.path), {
+      extra: { IS_SANDBOX: undefined },
+    });
+    if (process.getuid?.() === 0) {
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("refuses --dangerously-skip-permissions as root");
+      expect(run.stderr).toContain("IS_SANDBOX=1");
+      expect(standIn?.requests).toHaveLength(0);
+    } else {
+      expect(run.stderr).toContain("all_tasks_complete");
+    }
+  });
+});
