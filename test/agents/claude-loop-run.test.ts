@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LOOP_BIN } from "../cli/support.js";
 import {
   type AnthropicStandIn,
-  lastUserText,
   type RecordedRequest,
   type Reply,
   startAnthropicStandIn,

@@ -20,7 +20,7 @@ export interface ClaudeEnvironmentOptions {
   /** Default: `"api-key"`. */
   readonly auth?: ClaudeAuth | undefined;
   /** More variables (or `undefined` to drop one). */
-  readonly extra?: Readonly<Record<string, string | undefined>>;
+  readonly extra?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /**
