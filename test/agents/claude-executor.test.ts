@@ -11,13 +11,9 @@ import {
   startAnthropicStandIn,
 } from "./stand-ins/anthropic-api.js";
 import { agentBinary, pinnedVersions } from "./support/agent-binaries.js";
-import {
-  type ClaudeAuth,
-  claudeEnvironment,
-  type TempFolder,
-  tempFolder,
-} from "./support/claude-environment.js";
+import { type ClaudeAuth, claudeEnvironment } from "./support/claude-environment.js";
 import { initGitRepository } from "./support/git-repository.js";
+import { type TempFolder, tempFolder } from "./support/temp-folder.js";
 
 // ClaudeExecutor against the real Claude Code CLI, every pinned version, offline against the
 // Anthropic stand-in, in a real git repository with a temp HOME.

@@ -11,14 +11,10 @@ import {
 } from "./stand-ins/anthropic-api.js";
 import { agentBinary, pinnedVersions } from "./support/agent-binaries.js";
 import { answeredTool } from "./support/answered-tool.js";
-import {
-  type ClaudeAuth,
-  claudeEnvironment,
-  type TempFolder,
-  tempFolder,
-} from "./support/claude-environment.js";
+import { type ClaudeAuth, claudeEnvironment } from "./support/claude-environment.js";
 import { initGitRepository } from "./support/git-repository.js";
 import { runProcess } from "./support/run-process.js";
+import { type TempFolder, tempFolder } from "./support/temp-folder.js";
 
 // `loop run` with the real Claude Code, as a user runs it: the built CLI in a real git
 // repository, the default state location (under the test's HOME), Claude Code found by --bin.

@@ -14,9 +14,10 @@ import {
 } from "./stand-ins/anthropic-api.js";
 import { agentBinary, pinnedVersions } from "./support/agent-binaries.js";
 import { answeredTool } from "./support/answered-tool.js";
-import { claudeEnvironment, type TempFolder, tempFolder } from "./support/claude-environment.js";
+import { claudeEnvironment } from "./support/claude-environment.js";
 import { initGitRepository } from "./support/git-repository.js";
 import { runProcess } from "./support/run-process.js";
+import { type TempFolder, tempFolder } from "./support/temp-folder.js";
 
 // The in-session Stop-hook loop with the real Claude Code: `loop init --hook install` writes the
 // settings, the ralph-loop state file starts the loop, and `claude -p` runs one session in which

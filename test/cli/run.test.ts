@@ -190,6 +190,9 @@ describe("loop run", { timeout: 60_000 }, () => {
     });
     expect(onPath.code).toBe(1);
     expect(onPath.stderr).toContain("`codex` is not found on PATH");
+    expect(onPath.stderr).toContain("npm install -g @openai/codex");
+    const amp = await project.run(["run", "--executor", "amp"], { env: { PATH: project.dir } });
+    expect(amp.stderr).toContain("npm install -g @ampcode/cli (formerly @sourcegraph/amp)");
   });
 
   it("exits 2 for a wrong command line, suggesting the option meant", async () => {

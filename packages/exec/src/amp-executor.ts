@@ -5,7 +5,10 @@ import type { PresetOptions } from "./preset-options.js";
 export type AmpExecutorOptions = PresetOptions;
 
 /**
- * Sourcegraph Amp: `amp -x [...extraArgs]`, the prompt on standard input.
+ * Amp (the npm package `@ampcode/cli`, formerly `@sourcegraph/amp`): `amp -x [...extraArgs]`,
+ * the prompt on standard input (execute mode reads it there, so a prompt that starts with `-` is
+ * never a flag). Amp's agent runs on Amp's service: set `AMP_API_KEY` (and `AMP_URL` for a
+ * service other than ampcode.com) in the environment.
  *
  * @param options - the preset's options.
  * @returns the executor.

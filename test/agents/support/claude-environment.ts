@@ -1,7 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
 /** How the real Claude Code authenticates against the stand-in. */
 export type ClaudeAuth =
   /** `ANTHROPIC_API_KEY`: an API (pay-as-you-go) user. */
@@ -47,16 +43,4 @@ export function claudeEnvironment(options: ClaudeEnvironmentOptions): Record<str
   return Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
-}
-
-/** A temp folder for one test, removed by `remove`. */
-export interface TempFolder {
-  readonly path: string;
-  remove(): Promise<void>;
-}
-
-/** Makes a temp folder (`loop-agents-<name>-…`). */
-export async function tempFolder(name: string): Promise<TempFolder> {
-  const path = await mkdtemp(join(tmpdir(), `loop-agents-${name}-`));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }

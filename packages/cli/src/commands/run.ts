@@ -19,7 +19,7 @@ import {
   PROJECT_OPTIONS_HELP,
   STATUS_FILE_PATH,
 } from "../project.js";
-import { createExecutor } from "../run/create-executor.js";
+import { AGENT_INSTALL_HINTS, createExecutor } from "../run/create-executor.js";
 import { printDryRun, printDryRunJson } from "../run/dry-run.js";
 import { exitCodeFor } from "../run/exit-code.js";
 import { findExecutable } from "../run/find-executable.js";
@@ -164,8 +164,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
 
   const agent = executor.commandLine({ prompt: "", sessionId: null }).command;
   if ((await findExecutable(agent, io.env.PATH, project.cwd)) === null) {
+    const install = name === "command" ? "install it" : `install it (${AGENT_INSTALL_HINTS[name]})`;
     throw new LoopError({
-      message: `the agent's executable \`${agent}\` is not found${agent.includes("/") ? " (or not executable)" : " on PATH"}: install it, or name it with --bin <path>.`,
+      message: `the agent's executable \`${agent}\` is not found${agent.includes("/") ? " (or not executable)" : " on PATH"}: ${install}, or name it with --bin <path>.`,
     });
   }
   const refusal = skipPermissionsProblem({

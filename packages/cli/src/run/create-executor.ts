@@ -15,6 +15,18 @@ import { errorMessage } from "../error-message.js";
 import { UsageError } from "../usage-error.js";
 import type { ExecutorName } from "./run-options.js";
 
+/**
+ * How to install each agent's CLI, for the error when its executable is not found. Amp's package
+ * is `@ampcode/cli` now (`@sourcegraph/amp` was renamed).
+ */
+export const AGENT_INSTALL_HINTS: Readonly<Record<Exclude<ExecutorName, "command">, string>> = {
+  claude: "npm install -g @anthropic-ai/claude-code",
+  codex: "npm install -g @openai/codex",
+  gemini: "npm install -g @google/gemini-cli",
+  aider: "python -m pip install aider-install && aider-install",
+  amp: "npm install -g @ampcode/cli (formerly @sourcegraph/amp)",
+};
+
 /** How `loop run` builds its executor. */
 export interface ExecutorSettings {
   /** Which agent. */
