@@ -17,6 +17,8 @@ export {
   type ClaudeStreamEvent,
 } from "./claude-executor.js";
 export type {
+  ClaudeApiErrorMessage,
+  ClaudeModelUsage,
   ClaudeRateLimitRejection,
   ClaudeResult,
   ClaudeRun,

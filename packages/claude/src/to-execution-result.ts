@@ -88,7 +88,8 @@ function spendingOf(run: ClaudeRun): {
  * `ExecutionResult`. The output is the final result text only (never tool output, never
  * the prompt). The run succeeded only when a `success` result with `is_error: false` arrived,
  * the exit code was 0 and it did not time out; `is_error: true` is a failure whatever the exit
- * code, and `error` gives its cause in the CLI's own words ({@link describeClaudeFailure}).
+ * code, and `error` gives its cause in the CLI's own words (the result's `errors`, the message the
+ * CLI wrote in place of the model's, stderr).
  *
  * A failed run's usage limit comes from a rejected `rate_limit_event` first, else from the result
  * text ({@link detectUsageLimit}); a run that succeeded, or went on paid from extra usage, hit no
