@@ -6,6 +6,7 @@ import { ClaudeExecutor, type ClaudeExecutorOptions } from "@loop/claude";
 import { type ExecutionRequest, runLoop } from "@loop/core";
 import { createFileStateStore, filePlan } from "@loop/fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { executionRequest } from "./support/execution-request.js";
 
 const FAKE_CLAUDE = fileURLToPath(new URL("./fixtures/fake-claude.mjs", import.meta.url));
 const QUICKSTART_PLAN = fileURLToPath(new URL("../examples/quickstart/plan.md", import.meta.url));
@@ -20,21 +21,9 @@ afterEach(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-function request(overrides: Partial<ExecutionRequest> = {}): ExecutionRequest {
-  return {
-    kind: "task",
-    task: null,
-    prompt: "Fix the bug",
-    iteration: 1,
-    attempt: 1,
-    terminalId: "term_001",
-    plan: { path: "plan.md", text: "" },
-    sessionId: null,
-    unmetRequirements: [],
-    concerns: [],
-    ...overrides,
-  };
-}
+/** A request whose prompt asks for a bug fix: the fake claude gets it after `-p`. */
+const request = (overrides: Partial<ExecutionRequest> = {}) =>
+  executionRequest({ prompt: "Fix the bug", ...overrides });
 
 function fakeClaude(scenario: string, options: Partial<ClaudeExecutorOptions> = {}) {
   return new ClaudeExecutor({

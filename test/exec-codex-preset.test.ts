@@ -1,50 +1,21 @@
-import { fileURLToPath } from "node:url";
-import type { ExecutionRequest, ExecutionResult } from "@loop/core";
-import { type CommandExecutor, type CommandRun, codexExecutor } from "@loop/exec";
+import type { ExecutionResult } from "@loop/core";
+import { type CommandRun, codexExecutor } from "@loop/exec";
 import { describe, expect, it } from "vitest";
+import { executionRequest } from "./support/execution-request.js";
+import { fakeAgent, fakeAgentArgv, finishedRun, HOSTILE_PROMPT } from "./support/fake-agent.js";
 
 // The Codex preset's argv and its reading of Codex's output. The real CLI runs in
 // test/agents/codex.test.ts (`pnpm test:agents`); here a fake agent echoes the argv it got, and
 // the failure samples are what Codex CLI 0.171.0 printed on stderr.
 
-const fakeAgent = fileURLToPath(new URL("./fixtures/fake-agent.mjs", import.meta.url));
-const echoArgs = { command: fakeAgent, env: { ...process.env, FAKE_AGENT_MODE: "echo-args" } };
-const hostile = "fix it $(rm -rf ~) `reboot` \"; reboot\n'quoted' * ~ && exit 1";
+const echoArgs = fakeAgent("echo-args");
 const flags = ["exec", "--sandbox", "workspace-write", "-c", 'approval_policy="never"'];
 
-function request(prompt: string): ExecutionRequest {
-  return {
-    kind: "task",
-    task: null,
-    prompt,
-    iteration: 1,
-    attempt: 1,
-    terminalId: "test",
-    plan: { path: "plan.md", text: "" },
-    sessionId: null,
-    unmetRequirements: [],
-    concerns: [],
-  };
-}
-
-async function argvOf(executor: CommandExecutor, prompt: string): Promise<string[]> {
-  const result = await executor.execute(request(prompt), { signal: new AbortController().signal });
-  return JSON.parse(result.output).argv as string[];
-}
-
+/** What the preset's parse makes of a finished run (by default: exit code 1, no output). */
 function parse(run: Partial<CommandRun>): ExecutionResult {
   const parseRun = codexExecutor().options.parse;
   if (parseRun === undefined) throw new Error("the Codex preset has no parse");
-  return parseRun({
-    stdout: "",
-    stderr: "",
-    exitCode: 1,
-    signal: null,
-    timedOut: false,
-    idle: false,
-    aborted: false,
-    ...run,
-  });
+  return parseRun(finishedRun({ exitCode: 1, ...run }));
 }
 
 const BANNER = [
@@ -67,18 +38,22 @@ const UNAUTHORIZED =
 
 describe("codexExecutor builds `codex exec` with a writable sandbox and the prompt after --", () => {
   it("passes the prompt as one argument after --, whatever it contains", async () => {
-    expect(await argvOf(codexExecutor(echoArgs), hostile)).toEqual([...flags, "--", hostile]);
+    expect(await fakeAgentArgv(codexExecutor(echoArgs), HOSTILE_PROMPT)).toEqual([
+      ...flags,
+      "--",
+      HOSTILE_PROMPT,
+    ]);
     const frontMatter = "---\ntitle: plan\n---\nDo the next task";
-    expect(await argvOf(codexExecutor(echoArgs), frontMatter)).toEqual([
+    expect(await fakeAgentArgv(codexExecutor(echoArgs), frontMatter)).toEqual([
       ...flags,
       "--",
       frontMatter,
     ]);
-    expect(await argvOf(codexExecutor(echoArgs), "-x")).toEqual([...flags, "--", "-x"]);
+    expect(await fakeAgentArgv(codexExecutor(echoArgs), "-x")).toEqual([...flags, "--", "-x"]);
   });
 
   it("shows the same command line for --dry-run, with stdin closed", () => {
-    expect(codexExecutor().commandLine(request("--help"))).toEqual({
+    expect(codexExecutor().commandLine(executionRequest({ prompt: "--help" }))).toEqual({
       command: "codex",
       args: [...flags, "--", "--help"],
       stdin: null,
@@ -87,7 +62,14 @@ describe("codexExecutor builds `codex exec` with a writable sandbox and the prom
 
   it("places extraArgs after its own flags and before --", async () => {
     const executor = codexExecutor({ ...echoArgs, extraArgs: ["--model", "o3", "--json"] });
-    expect(await argvOf(executor, "go")).toEqual([...flags, "--model", "o3", "--json", "--", "go"]);
+    expect(await fakeAgentArgv(executor, "go")).toEqual([
+      ...flags,
+      "--model",
+      "o3",
+      "--json",
+      "--",
+      "go",
+    ]);
   });
 
   it("selects the sandbox given, default workspace-write", () => {

@@ -1,5 +1,3 @@
-import { fileURLToPath } from "node:url";
-import type { ExecutionRequest } from "@loop/core";
 import {
   aiderExecutor,
   ampExecutor,
@@ -9,39 +7,20 @@ import {
   REMOVED_ENV_VARIABLES,
 } from "@loop/exec";
 import { describe, expect, it } from "vitest";
-
-const fakeAgent = fileURLToPath(new URL("./fixtures/fake-agent.mjs", import.meta.url));
-const hostile = "fix it $(rm -rf ~) `reboot` \"; reboot\n'quoted' * ~ && exit 1";
-
-function request(prompt: string): ExecutionRequest {
-  return {
-    kind: "task",
-    task: null,
-    prompt,
-    iteration: 1,
-    attempt: 1,
-    terminalId: "test",
-    plan: { path: "plan.md", text: "" },
-    sessionId: null,
-    unmetRequirements: [],
-    concerns: [],
-  };
-}
+import { executionRequest } from "./support/execution-request.js";
+import { FAKE_AGENT, fakeAgent, fakeAgentArgv, HOSTILE_PROMPT } from "./support/fake-agent.js";
 
 function fake(
   mode: string,
   options: Partial<CommandExecutorOptions> = {},
   environment: Record<string, string> = {},
 ): CommandExecutor {
-  return new CommandExecutor({
-    command: fakeAgent,
-    ...options,
-    env: { ...process.env, FAKE_AGENT_MODE: mode, ...environment },
-  });
+  const agent = fakeAgent(mode, environment);
+  return new CommandExecutor({ command: agent.command, ...options, env: agent.env });
 }
 
 const run = (executor: CommandExecutor, prompt = "hello", signal = new AbortController().signal) =>
-  executor.execute(request(prompt), { signal });
+  executor.execute(executionRequest({ prompt }), { signal });
 
 function isAlive(pid: number): boolean {
   try {
@@ -87,13 +66,16 @@ describe("CommandExecutor options", () => {
 
 describe("CommandExecutor prompt passing (never a shell)", () => {
   it("sends the prompt verbatim on stdin", async () => {
-    const result = await run(fake("echo-stdin"), hostile);
-    expect(result).toMatchObject({ success: true, output: hostile });
+    const result = await run(fake("echo-stdin"), HOSTILE_PROMPT);
+    expect(result).toMatchObject({ success: true, output: HOSTILE_PROMPT });
   });
 
   it("sends the prompt verbatim as the last argument", async () => {
-    const result = await run(fake("echo-args", { promptVia: "argument", args: ["--x"] }), hostile);
-    expect(JSON.parse(result.output).argv).toEqual(["--x", hostile]);
+    const result = await run(
+      fake("echo-args", { promptVia: "argument", args: ["--x"] }),
+      HOSTILE_PROMPT,
+    );
+    expect(JSON.parse(result.output).argv).toEqual(["--x", HOSTILE_PROMPT]);
   });
 
   it("places the prompt where promptArgument says", async () => {
@@ -102,20 +84,20 @@ describe("CommandExecutor prompt passing (never a shell)", () => {
       args: ["a"],
       promptArgument: (prompt, args) => ["--prompt", prompt, ...args],
     });
-    const result = await run(executor, hostile);
-    expect(JSON.parse(result.output).argv).toEqual(["--prompt", hostile, "a"]);
+    const result = await run(executor, HOSTILE_PROMPT);
+    expect(JSON.parse(result.output).argv).toEqual(["--prompt", HOSTILE_PROMPT, "a"]);
   });
 
   it("shows the process it would start, the one execute starts", async () => {
     const executor = fake("echo-args", { promptVia: "argument", args: ["--x"] });
-    const line = executor.commandLine({ prompt: hostile });
-    expect(line).toEqual({ command: fakeAgent, args: ["--x", hostile], stdin: null });
-    const result = await run(executor, hostile);
+    const line = executor.commandLine({ prompt: HOSTILE_PROMPT });
+    expect(line).toEqual({ command: FAKE_AGENT, args: ["--x", HOSTILE_PROMPT], stdin: null });
+    const result = await run(executor, HOSTILE_PROMPT);
     expect(JSON.parse(result.output).argv).toEqual(line.args);
-    expect(fake("echo-stdin", { args: ["-q"] }).commandLine({ prompt: hostile })).toEqual({
-      command: fakeAgent,
+    expect(fake("echo-stdin", { args: ["-q"] }).commandLine({ prompt: HOSTILE_PROMPT })).toEqual({
+      command: FAKE_AGENT,
       args: ["-q"],
-      stdin: hostile,
+      stdin: HOSTILE_PROMPT,
     });
   });
 
@@ -194,7 +176,7 @@ describe("CommandExecutor environment", () => {
     process.env.CLAUDE_CODE_ENTRYPOINT = "cli";
     process.env.FAKE_AGENT_MODE = "echo-args";
     try {
-      const executor = new CommandExecutor({ command: fakeAgent });
+      const executor = new CommandExecutor({ command: FAKE_AGENT });
       const result = await run(executor);
       expect(JSON.parse(result.output).env).toEqual({
         CLAUDECODE: null,
@@ -277,18 +259,15 @@ describe("CommandExecutor stopping", () => {
 
 // The Codex and Gemini presets have their own files: exec-codex-preset.test.ts, exec-gemini-preset.test.ts.
 describe("presets build the exact argv", () => {
-  const echoArgs = { command: fakeAgent, env: { ...process.env, FAKE_AGENT_MODE: "echo-args" } };
-  const argvOf = async (executor: CommandExecutor, prompt = hostile) => {
-    const result = await run(executor, prompt);
-    return JSON.parse(result.output).argv as string[];
-  };
+  const echoArgs = fakeAgent("echo-args");
+  const argvOf = (executor: CommandExecutor) => fakeAgentArgv(executor, HOSTILE_PROMPT);
 
   it("aider --message <prompt> [--yes-always] [--no-auto-commits]", async () => {
     expect(aiderExecutor().options.command).toBe("aider");
-    expect(await argvOf(aiderExecutor(echoArgs))).toEqual(["--message", hostile]);
+    expect(await argvOf(aiderExecutor(echoArgs))).toEqual(["--message", HOSTILE_PROMPT]);
     expect(
       await argvOf(aiderExecutor({ ...echoArgs, yesAlways: true, noAutoCommits: true })),
-    ).toEqual(["--message", hostile, "--yes-always", "--no-auto-commits"]);
+    ).toEqual(["--message", HOSTILE_PROMPT, "--yes-always", "--no-auto-commits"]);
   });
 
   it("amp -x with the prompt on stdin", async () => {
@@ -298,10 +277,7 @@ describe("presets build the exact argv", () => {
       promptVia: "stdin",
     });
     expect(await argvOf(ampExecutor(echoArgs))).toEqual(["-x"]);
-    const stdin = ampExecutor({
-      command: fakeAgent,
-      env: { ...process.env, FAKE_AGENT_MODE: "echo-stdin" },
-    });
-    expect((await run(stdin, hostile)).output).toBe(hostile);
+    const stdin = ampExecutor(fakeAgent("echo-stdin"));
+    expect((await run(stdin, HOSTILE_PROMPT)).output).toBe(HOSTILE_PROMPT);
   });
 });

@@ -1,53 +1,21 @@
-import { fileURLToPath } from "node:url";
-import type { ExecutionRequest, ExecutionResult } from "@loop/core";
+import type { ExecutionResult } from "@loop/core";
 import { type CommandExecutor, type CommandRun, geminiExecutor } from "@loop/exec";
 import { describe, expect, it } from "vitest";
+import { executionRequest } from "./support/execution-request.js";
+import { fakeAgent, fakeAgentArgv, finishedRun } from "./support/fake-agent.js";
 
 // The Gemini CLI preset without the real CLI: its argv, where the prompt goes, and how it reads a
 // finished run. The stderr samples are what Gemini CLI 0.61.0 printed (test/agents/gemini.test.ts
 // runs the real CLI).
 
-const fakeAgent = fileURLToPath(new URL("./fixtures/fake-agent.mjs", import.meta.url));
 const frontMatter = '---\ntitle: plan\n---\n-x $(rm -rf ~) `reboot` "; exit 1\n';
 
-function request(prompt: string): ExecutionRequest {
-  return {
-    kind: "task",
-    task: null,
-    prompt,
-    iteration: 1,
-    attempt: 1,
-    terminalId: "test",
-    plan: { path: "plan.md", text: "" },
-    sessionId: null,
-    unmetRequirements: [],
-    concerns: [],
-  };
-}
-
 function fakeGemini(mode: string, options: Parameters<typeof geminiExecutor>[0] = {}) {
-  return geminiExecutor({
-    ...options,
-    command: fakeAgent,
-    env: { ...process.env, FAKE_AGENT_MODE: mode },
-  });
+  return geminiExecutor({ ...options, ...fakeAgent(mode) });
 }
 
 const execute = (executor: CommandExecutor, prompt: string) =>
-  executor.execute(request(prompt), { signal: new AbortController().signal });
-
-function finished(run: Partial<CommandRun>): CommandRun {
-  return {
-    stdout: "",
-    stderr: "",
-    exitCode: 0,
-    signal: null,
-    timedOut: false,
-    idle: false,
-    aborted: false,
-    ...run,
-  };
-}
+  executor.execute(executionRequest({ prompt }), { signal: new AbortController().signal });
 
 function parse(
   run: Partial<CommandRun>,
@@ -55,19 +23,19 @@ function parse(
 ): ExecutionResult {
   const parseRun = geminiExecutor({ approvalMode }).options.parse;
   if (parseRun === undefined) throw new Error("geminiExecutor has no parse");
-  return parseRun(finished(run));
+  return parseRun(finishedRun(run));
 }
 
 describe("geminiExecutor argv", () => {
   it("runs `gemini --approval-mode yolo --skip-trust` with the prompt on stdin by default", async () => {
     const executor = geminiExecutor();
     expect(executor.name).toBe("gemini");
-    expect(executor.commandLine(request(frontMatter))).toEqual({
+    expect(executor.commandLine(executionRequest({ prompt: frontMatter }))).toEqual({
       command: "gemini",
       args: ["--approval-mode", "yolo", "--skip-trust"],
       stdin: frontMatter,
     });
-    const argv = JSON.parse((await execute(fakeGemini("echo-args"), frontMatter)).output).argv;
+    const argv = await fakeAgentArgv(fakeGemini("echo-args"), frontMatter);
     expect(argv).toEqual(["--approval-mode", "yolo", "--skip-trust"]);
   });
 
@@ -99,7 +67,7 @@ describe("geminiExecutor argv", () => {
     }
     const parseRun = geminiExecutor({ extraArgs: ["--approval-mode", "auto_edit"] }).options.parse;
     const result = parseRun?.(
-      finished({
+      finishedRun({
         stderr: 'Error executing tool run_shell_command: Tool "run_shell_command" not found.',
       }),
     );

@@ -1,5 +1,6 @@
 import { ampExecutor } from "@loop/exec";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { executionRequest } from "../support/execution-request.js";
 import { agentBinary } from "./support/agent-binaries.js";
 import { type TempFolder, tempFolder } from "./support/temp-folder.js";
 
@@ -33,18 +34,9 @@ describe(`ampExecutor on ${amp.packageName} ${amp.version}`, () => {
       timeoutMs: 60_000,
     });
     const result = await executor.execute(
-      {
-        kind: "task",
-        task: null,
+      executionRequest({
         prompt: "---\ntitle: a prompt that starts like front matter\n---\nWork on TASK-001.",
-        iteration: 1,
-        attempt: 1,
-        terminalId: "agents",
-        plan: { path: "plan.md", text: "" },
-        sessionId: null,
-        unmetRequirements: [],
-        concerns: [],
-      },
+      }),
       { signal: new AbortController().signal },
     );
     expect(result.success).toBe(false);

@@ -5,6 +5,7 @@ import { ClaudeExecutor, type ClaudeExecutorOptions, detectUsageLimit } from "@l
 import type { ExecutionRequest } from "@loop/core";
 import { gitProgress } from "@loop/exec";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { executionRequest } from "../support/execution-request.js";
 import {
   type AnthropicStandIn,
   type Reply,
@@ -19,22 +20,6 @@ import { type TempFolder, tempFolder } from "./support/temp-folder.js";
 // Anthropic stand-in, in a real git repository with a temp HOME.
 
 const HOUR_SECONDS = 3600;
-
-function request(overrides: Partial<ExecutionRequest> = {}): ExecutionRequest {
-  return {
-    kind: "task",
-    task: null,
-    prompt: "Work on the next task.",
-    iteration: 1,
-    attempt: 1,
-    terminalId: "agents",
-    plan: { path: "plan.md", text: "" },
-    sessionId: null,
-    unmetRequirements: [],
-    concerns: [],
-    ...overrides,
-  };
-}
 
 /** The subscription headers of a plan limit reached, with or without extra usage to go on. */
 function limitHeaders(resetSeconds: number, overage: "allowed" | "rejected", claim = "five_hour") {
@@ -80,7 +65,7 @@ describe.each(pinnedVersions("claude"))("ClaudeExecutor on Claude Code %s", (ver
   }
 
   const run = (agent: ClaudeExecutor, overrides: Partial<ExecutionRequest> = {}) =>
-    agent.execute(request(overrides), { signal: new AbortController().signal });
+    agent.execute(executionRequest(overrides), { signal: new AbortController().signal });
 
   it("writes a file and runs a command, reporting cost, tokens and the files changed", async () => {
     const agent = await executor(

@@ -1,12 +1,11 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ExecutionRequest } from "@loop/core";
+import { fileURLToPath } from "node:url";
 import { type CodexExecutorOptions, codexExecutor, gitProgress } from "@loop/exec";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCliProcess } from "../cli/support.js";
+import { executionRequest } from "../support/execution-request.js";
 import {
   codexConfigToml,
   functionCallOutputs,
@@ -18,6 +17,8 @@ import {
   userMessageTexts,
 } from "./stand-ins/openai-responses-api.js";
 import { type AgentBinary, agentBinary } from "./support/agent-binaries.js";
+import { initGitRepository } from "./support/git-repository.js";
+import { type TempFolder, tempFolder } from "./support/temp-folder.js";
 
 // The real Codex CLI, through the `codexExecutor` preset and through `loop run --executor codex`,
 // against a local stand-in of the OpenAI Responses API: offline, in a throwaway git repository,
@@ -30,7 +31,7 @@ const RUN_TIMEOUT_MS = 60_000;
 
 let codex: AgentBinary;
 let standIn: OpenAiResponsesStandIn | undefined;
-let root: string | undefined;
+let root: TempFolder | undefined;
 
 beforeAll(() => {
   codex = agentBinary("codex");
@@ -40,7 +41,7 @@ afterEach(async () => {
   const stray = standIn?.strayRequests.map((request) => `${request.method} ${request.url}`);
   await standIn?.close();
   standIn = undefined;
-  if (root !== undefined) await rm(root, { recursive: true, force: true });
+  await root?.remove();
   root = undefined;
   expect(stray, "Codex tried to reach a host other than the stand-in").toEqual([]);
 });
@@ -55,26 +56,14 @@ interface Sandbox {
 }
 
 async function setUp(replies: readonly (ScriptedReply | ReplyFunction)[]): Promise<Sandbox> {
-  root = await mkdtemp(join(tmpdir(), "loop-codex-"));
-  const home = join(root, "home");
-  const codexHome = join(root, "codex-home");
-  const project = join(root, "project");
+  root = await tempFolder("codex");
+  const home = join(root.path, "home");
+  const codexHome = join(root.path, "codex-home");
+  const project = join(root.path, "project");
   await Promise.all([home, codexHome, project].map((dir) => mkdir(dir)));
   standIn = await startOpenAiResponsesStandIn({ replies });
   await writeFile(join(codexHome, "config.toml"), codexConfigToml(standIn.url, API_KEY_VARIABLE));
-  const git = (...args: string[]) =>
-    execFileSync(
-      "git",
-      ["-c", "user.name=Loop Test", "-c", "user.email=test@loop.invalid", ...args],
-      {
-        cwd: project,
-        stdio: "pipe",
-      },
-    );
-  git("init", "-q");
-  await writeFile(join(project, "README.md"), "# A project\n");
-  git("add", "README.md");
-  git("commit", "-q", "-m", "initial commit");
+  await initGitRepository(project, { "README.md": "# A project\n" });
   const proxy = new URL(standIn.url).origin;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
@@ -91,22 +80,7 @@ async function setUp(replies: readonly (ScriptedReply | ReplyFunction)[]): Promi
     NO_PROXY: "127.0.0.1,localhost",
     no_proxy: "127.0.0.1,localhost",
   };
-  return { project, stateDir: join(root, "state"), env, standIn };
-}
-
-function request(prompt: string): ExecutionRequest {
-  return {
-    kind: "task",
-    task: null,
-    prompt,
-    iteration: 1,
-    attempt: 1,
-    terminalId: "test",
-    plan: { path: "plan.md", text: "" },
-    sessionId: null,
-    unmetRequirements: [],
-    concerns: [],
-  };
+  return { project, stateDir: join(root.path, "state"), env, standIn };
 }
 
 /** Runs the real Codex once through the preset, in the sandbox's project. */
@@ -119,7 +93,7 @@ function runCodex(sandbox: Sandbox, prompt: string, options: CodexExecutorOption
     progress: gitProgress({ cwd: sandbox.project }),
     ...options,
   });
-  return executor.execute(request(prompt), { signal: new AbortController().signal });
+  return executor.execute(executionRequest({ prompt }), { signal: new AbortController().signal });
 }
 
 /** The prompt of a turn: the last user message of its first request. */
@@ -217,55 +191,43 @@ describe("codexExecutor with the real Codex CLI", () => {
   });
 });
 
-/** Task ids and plan paths this test puts in a shell command: nothing a shell would expand. */
-const SAFE_WORD = /^[\w./-]+$/;
+/** The README tour's stand-in agent: it works on the plan the prompt (its stdin) names. */
+const DEMO_AGENT = fileURLToPath(
+  new URL("../../examples/cli-tour/demo-agent.mjs", import.meta.url),
+);
+/** Ends the here-document that hands Codex's shell the prompt, verbatim. */
+const END_OF_PROMPT = "END_OF_LOOP_PROMPT";
+
+/** `word` quoted for a POSIX shell. */
+const shellWord = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
 
 /**
  * A model that does what the loop's prompt asks, like test/fixtures/fake-claude.mjs: first a
- * shell command that checks the box of the prompt's task (in a wrap-up, every open box) and sets
- * EXIT_SIGNAL once no box is open; then, given the command's output, the RALPH_STATUS answer.
+ * shell command that gives the prompt to the tour's demo agent (examples/cli-tour, `workOnPlan`),
+ * which checks the box of the prompt's task (in a wrap-up, every open box) and sets EXIT_SIGNAL
+ * once no box is open; then, given the command's output, the demo agent's answer, which ends with
+ * the RALPH_STATUS block.
  */
 const planAgent: ReplyFunction = (recorded) => {
   const prompt = promptOf(recorded) ?? "";
-  const outputs = functionCallOutputs(recorded);
-  const task = /Your task is `([^`]+)`/.exec(prompt)?.[1];
-  if (outputs.length === 0) {
-    const plan = /The plan is `([^`]+)`/.exec(prompt)?.[1];
-    if (
-      plan === undefined ||
-      !SAFE_WORD.test(plan) ||
-      (task !== undefined && !SAFE_WORD.test(task))
-    ) {
-      throw new Error(`the prompt names no usable plan or task: ${prompt.slice(0, 300)}`);
+  const output = functionCallOutputs(recorded).at(-1);
+  if (output === undefined) {
+    if (prompt.split("\n").includes(END_OF_PROMPT)) {
+      throw new Error(`the prompt has a line ${END_OF_PROMPT}: ${prompt.slice(0, 300)}`);
     }
-    // A task's box, or in a wrap-up every open box.
-    const [pattern, name] = task === undefined ? ["", ""] : [` ${task}\\b`, ` ${task}`];
     return {
       kind: "shell",
       command: [
-        `sed -i 's/^\\([-*] \\)\\[ \\]${pattern}/\\1[x]${name}/' '${plan}';`,
-        `if grep -q '^[-*] \\[ \\]' '${plan}'; then echo 'PLAN OPEN';`,
-        `else sed -i 's/EXIT_SIGNAL: false/EXIT_SIGNAL: true/' '${plan}'; echo 'PLAN FINISHED'; fi`,
-      ].join(" "),
+        `${shellWord(process.execPath)} ${shellWord(DEMO_AGENT)} <<'${END_OF_PROMPT}'`,
+        prompt,
+        END_OF_PROMPT,
+      ].join("\n"),
     };
   }
-  const finished = outputs.at(-1)?.includes("PLAN FINISHED") ?? false;
-  return {
-    kind: "message",
-    text: [
-      task === undefined ? "Verified the work: every task is done." : `Implemented ${task}.`,
-      "",
-      "---RALPH_STATUS---",
-      `STATUS: ${finished ? "COMPLETE" : "IN_PROGRESS"}`,
-      `TASKS_COMPLETED_THIS_LOOP: ${task === undefined ? 0 : 1}`,
-      "FILES_MODIFIED: 1",
-      "TESTS_STATUS: PASSING",
-      "WORK_TYPE: IMPLEMENTATION",
-      `EXIT_SIGNAL: ${finished}`,
-      `RECOMMENDATION: ${finished ? "All tasks are done." : "Continue with the next task."}`,
-      "---END_RALPH_STATUS---",
-    ].join("\n"),
-  };
+  // Codex reports the command's exit code and time, then `Output:` and its standard output.
+  const answer = /\nOutput:\n([\s\S]*)$/.exec(output)?.[1]?.trimEnd();
+  if (answer === undefined) throw new Error(`the demo agent's command gave no output: ${output}`);
+  return { kind: "message", text: answer };
 };
 
 describe("loop run --executor codex with the real Codex CLI", () => {

@@ -1,12 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ExecutionRequest } from "@loop/core";
 import { type GeminiExecutorOptions, geminiExecutor } from "@loop/exec";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCliProcess } from "../cli/support.js";
+import { executionRequest } from "../support/execution-request.js";
 import {
   GEMINI_OFFLINE_SETTINGS,
   type GeminiReply,
@@ -22,6 +20,8 @@ import {
   writeFileReply,
 } from "./stand-ins/gemini-api.js";
 import { type AgentBinary, agentBinary } from "./support/agent-binaries.js";
+import { initGitRepository } from "./support/git-repository.js";
+import { type TempFolder, tempFolder } from "./support/temp-folder.js";
 
 // The real Gemini CLI (test/agents/agent-versions.json) driven by the `geminiExecutor` preset and
 // by `loop run --executor gemini`, offline: a local stand-in of the Gemini API answers, HOME is a
@@ -48,13 +48,13 @@ afterEach(async () => {
     expect(existsSync(join(current.home, ".gemini", "trustedFolders.json"))).toBe(false);
   } finally {
     await current.standIn.close();
-    await rm(current.root, { recursive: true, force: true });
+    await current.root.remove();
   }
 });
 
 /** A temp HOME, a fresh git repository and a stand-in with its script. */
 interface Sandbox {
-  readonly root: string;
+  readonly root: TempFolder;
   readonly home: string;
   readonly project: string;
   readonly networkLog: string;
@@ -67,17 +67,17 @@ interface Sandbox {
 type Script = readonly GeminiReply[] | ((project: string) => readonly GeminiReply[]);
 
 async function createSandbox(script: Script, extraEnv: Record<string, string> = {}) {
-  const root = await mkdtemp(join(tmpdir(), "loop-gemini-"));
-  const home = join(root, "home");
-  const project = join(root, "project");
-  const temporary = join(root, "tmp"); // gemini writes its error reports to the temp folder
+  const root = await tempFolder("gemini");
+  const home = join(root.path, "home");
+  const project = join(root.path, "project");
+  const temporary = join(root.path, "tmp"); // gemini writes its error reports to the temp folder
   await mkdir(join(home, ".gemini"), { recursive: true });
   await mkdir(project);
   await mkdir(temporary);
   await writeFile(join(home, ".gemini", "settings.json"), JSON.stringify(GEMINI_OFFLINE_SETTINGS));
   const replies = typeof script === "function" ? script(project) : script;
   const standIn = await startGeminiStandIn({ replies });
-  const networkLog = join(root, "network.log");
+  const networkLog = join(root.path, "network.log");
   const env = {
     PATH: process.env.PATH ?? "",
     HOME: home,
@@ -89,34 +89,13 @@ async function createSandbox(script: Script, extraEnv: Record<string, string> = 
   };
   const created: Sandbox = { root, home, project, networkLog, standIn, env };
   sandbox = created;
-  await writeFile(join(project, "README.md"), "# A project\n");
-  git(created, "init", "--quiet");
-  git(created, "add", ".");
-  git(created, "commit", "--quiet", "--message", "initial commit");
+  // git with the test's HOME: no settings of the user's.
+  await initGitRepository(
+    project,
+    { "README.md": "# A project\n" },
+    { PATH: env.PATH, HOME: home },
+  );
   return created;
-}
-
-function git(where: Sandbox, ...args: string[]): void {
-  execFileSync("git", ["-c", "user.name=Loop Test", "-c", "user.email=loop@example.com", ...args], {
-    cwd: where.project,
-    env: { PATH: where.env.PATH, HOME: where.home },
-    stdio: "ignore",
-  });
-}
-
-function request(prompt: string): ExecutionRequest {
-  return {
-    kind: "task",
-    task: null,
-    prompt,
-    iteration: 1,
-    attempt: 1,
-    terminalId: "test",
-    plan: { path: "plan.md", text: "" },
-    sessionId: null,
-    unmetRequirements: [],
-    concerns: [],
-  };
 }
 
 async function runPreset(where: Sandbox, prompt: string, options: GeminiExecutorOptions = {}) {
@@ -127,7 +106,7 @@ async function runPreset(where: Sandbox, prompt: string, options: GeminiExecutor
     env: where.env,
     timeoutMs: 90_000,
   });
-  return executor.execute(request(prompt), { signal: AbortSignal.timeout(100_000) });
+  return executor.execute(executionRequest({ prompt }), { signal: AbortSignal.timeout(100_000) });
 }
 
 const conversation = (where: Sandbox) =>
@@ -301,7 +280,7 @@ describe("loop run --executor gemini with the real Gemini CLI", () => {
       { LOOP_TERMINAL_ID: "test-terminal", NO_COLOR: "1" },
     );
     const plan = join(where.project, "plan.md");
-    const env = { ...where.env, LOOP_STATE_DIR: join(where.root, "state") };
+    const env = { ...where.env, LOOP_STATE_DIR: join(where.root.path, "state") };
     const loop = (args: readonly string[]) =>
       runCliProcess(args, where.project, env, { timeoutMs: 100_000 });
 

@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type ProcessRun, runProcess } from "../support/run-process.js";
 
 // Helpers of the CLI end-to-end tests: they spawn the built binary, as a user runs it.
 // `pnpm test` builds first; run `pnpm --filter @loop/cli build` before running these alone.
@@ -13,12 +13,7 @@ export const LOOP_BIN = fileURLToPath(new URL("../../packages/cli/dist/loop.js",
 export const FAKE_CLAUDE = fileURLToPath(new URL("../fixtures/fake-claude.mjs", import.meta.url));
 
 /** What a finished `loop` process left. */
-export interface CliRun {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type CliRun = ProcessRun;
 
 /** A throwaway project folder with its own HOME and state root. */
 export interface TestProject {
@@ -51,27 +46,11 @@ export function runCliProcess(
   env: Readonly<Record<string, string | undefined>>,
   options: RunOptions = {},
 ): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LOOP_BIN, ...args], {
-      cwd,
-      env: env as NodeJS.ProcessEnv,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-    child.stdin.end(options.input ?? "");
+  return runProcess(process.execPath, [LOOP_BIN, ...args], {
+    cwd,
+    env,
+    input: options.input ?? "",
+    timeoutMs: options.timeoutMs ?? 60_000,
   });
 }
 

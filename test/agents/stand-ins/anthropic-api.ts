@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readRequestBody } from "./read-request-body.js";
 
 // A local stand-in of the Anthropic Messages API for the real Claude Code CLI, on 127.0.0.1 only.
 //
@@ -98,24 +99,6 @@ const EXHAUSTED: Reply = {
 
 /** The longest request body read (a real conversation is well under this). */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error("request body too large"));
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
-  });
-}
 
 function parseJson(text: string): Record<string, unknown> | null {
   try {
@@ -264,7 +247,7 @@ export async function startAnthropicStandIn(
   };
   const server = createServer((request, response) => {
     void (async () => {
-      const text = await readBody(request);
+      const text = await readRequestBody(request, MAX_BODY_BYTES);
       const body = parseJson(text);
       const isMessages =
         request.method === "POST" && /^\/v1\/messages(?:\?|$)/.test(request.url ?? "");

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { readRequestBody } from "./read-request-body.js";
 
 // A local stand-in of the OpenAI Responses API, enough for the real Codex CLI to run a turn
 // offline. It listens on 127.0.0.1 only (a free port) and answers each `POST /v1/responses` with
@@ -371,29 +372,14 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(text);
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAXIMUM_BODY_BYTES) {
-        reject(new Error(`request body over ${MAXIMUM_BODY_BYTES} bytes`));
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on("end", () => {
-      const encoding = request.headers["content-encoding"];
-      if (encoding !== undefined && encoding !== "identity") {
-        reject(new Error(`unsupported content-encoding ${encoding}`));
-        return;
-      }
-      resolve(Buffer.concat(chunks).toString("utf8"));
-    });
-    request.on("error", reject);
-  });
+/** The body's text; a compressed body is refused (the stand-in reads plain JSON only). */
+async function readBody(request: IncomingMessage): Promise<string> {
+  const text = await readRequestBody(request, MAXIMUM_BODY_BYTES);
+  const encoding = request.headers["content-encoding"];
+  if (encoding !== undefined && encoding !== "identity") {
+    throw new Error(`unsupported content-encoding ${encoding}`);
+  }
+  return text;
 }
 
 function parseJson(text: string): unknown {

@@ -10,14 +10,17 @@ const run = promisify(execFile);
  *
  * @param folder - an existing, empty folder.
  * @param files - relative path → content.
+ * @param env - the environment of git (e.g. a test's own HOME); default this process's.
  */
 export async function initGitRepository(
   folder: string,
   files: Readonly<Record<string, string>>,
+  env?: Readonly<Record<string, string | undefined>>,
 ): Promise<void> {
   const git = (...args: string[]) =>
     run("git", ["-c", "user.name=Loop Test", "-c", "user.email=loop@example.test", ...args], {
       cwd: folder,
+      ...(env === undefined ? {} : { env }),
     });
   await git("init", "-q", "-b", "main");
   for (const [path, content] of Object.entries(files)) {

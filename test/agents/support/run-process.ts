@@ -1,12 +1,6 @@
-import { spawn } from "node:child_process";
+import { type ProcessRun, runProcess as runToExit } from "../../support/run-process.js";
 
-/** What a finished process left. */
-export interface ProcessRun {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { ProcessRun };
 
 /** Options of {@link runProcess}. */
 export interface RunProcessOptions {
@@ -17,37 +11,19 @@ export interface RunProcessOptions {
 }
 
 /**
- * Runs a program without a shell, standard input closed, and waits for it to exit. Never
- * rejects for a failed run: the exit code says.
+ * Runs a program (an agent CLI, `loop`) without a shell, standard input closed, in a process
+ * group of its own, and waits for it to exit. Never rejects for a failed run: the exit code says.
  */
 export function runProcess(
   command: string,
   args: readonly string[],
   options: RunProcessOptions,
 ): Promise<ProcessRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-    }, options.timeoutMs ?? 120_000);
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
+  return runToExit(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    ownProcessGroup: true,
+    timeoutMs: options.timeoutMs ?? 120_000,
   });
 }
 
