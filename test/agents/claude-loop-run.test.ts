@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LOOP_BIN } from "../cli/support.js";
@@ -13,7 +13,7 @@ import { agentBinary, pinnedVersions } from "./support/agent-binaries.js";
 import { answeredTool } from "./support/answered-tool.js";
 import { type ClaudeAuth, claudeEnvironment } from "./support/claude-environment.js";
 import { initGitRepository } from "./support/git-repository.js";
-import { runProcess } from "./support/run-process.js";
+import { jsonLines, runProcess } from "./support/run-process.js";
 import { type TempFolder, tempFolder } from "./support/temp-folder.js";
 
 // `loop run` with the real Claude Code, as a user runs it: the built CLI in a real git
@@ -111,6 +111,38 @@ describe.each(pinnedVersions("claude"))("loop run with Claude Code %s", (version
     expect(run.stderr).toContain("all_tasks_complete");
     expect(run.code, run.stderr).toBe(0);
     expect(await readFile(join(project.path, "plan.md"), "utf8")).not.toContain("- [ ]");
+    const state = JSON.parse(
+      await readFile(join(home.path, ".claude/state/terminals/default/loop_state.json"), "utf8"),
+    );
+    expect(state.completed_tasks).toEqual(["TASK-001", "TASK-002"]);
+    expect(state.cost_usd).toBeGreaterThan(0);
+  });
+
+  it("a subscriber on extra usage: every paid iteration counts, none is waited out or run again", async () => {
+    // With on_limit: exit, an iteration taken for a limit would end the run with usage_limit.
+    await mkdir(join(project.path, ".claude/loop"), { recursive: true });
+    await writeFile(
+      join(project.path, ".claude/loop/config.yaml"),
+      "usage_limit:\n  on_limit: exit\n",
+    );
+    const reset = String(Math.floor(Date.now() / 1000) + 3600);
+    const agent = planAgent(project.path);
+    const onOverage = (request: RecordedRequest): Reply => ({
+      ...agent(request),
+      headers: {
+        "anthropic-ratelimit-unified-status": "rejected",
+        "anthropic-ratelimit-unified-reset": reset,
+        "anthropic-ratelimit-unified-representative-claim": "five_hour",
+        "anthropic-ratelimit-unified-overage-status": "allowed",
+      },
+    });
+    const run = await loop(["--permission-mode", "acceptEdits", "--json"], onOverage, {
+      auth: "subscription",
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const events = jsonLines(run.stdout);
+    expect(events.filter((event) => event.type === "wait")).toEqual([]);
+    expect(events.at(-1)).toMatchObject({ exitReason: "all_tasks_complete" });
     const state = JSON.parse(
       await readFile(join(home.path, ".claude/state/terminals/default/loop_state.json"), "utf8"),
     );
