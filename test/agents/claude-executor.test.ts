@@ -4,17 +4,12 @@ import { join } from "node:path";
 import { ClaudeExecutor, type ClaudeExecutorOptions, detectUsageLimit } from "@loop/claude";
 import type { ExecutionRequest } from "@loop/core";
 import { gitProgress } from "@loop/exec";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { executionRequest } from "../support/execution-request.js";
-import {
-  type AnthropicStandIn,
-  type Reply,
-  startAnthropicStandIn,
-} from "./stand-ins/anthropic-api.js";
+import type { Reply } from "./stand-ins/anthropic-api.js";
 import { agentBinary, pinnedVersions } from "./support/agent-binaries.js";
 import { type ClaudeAuth, claudeEnvironment } from "./support/claude-environment.js";
-import { initGitRepository } from "./support/git-repository.js";
-import { type TempFolder, tempFolder } from "./support/temp-folder.js";
+import { useClaudeTestBed } from "./support/claude-test-bed.js";
 
 // ClaudeExecutor against the real Claude Code CLI, every pinned version, offline against the
 // Anthropic stand-in, in a real git repository with a temp HOME.
@@ -33,31 +28,18 @@ function limitHeaders(resetSeconds: number, overage: "allowed" | "rejected", cla
 
 describe.each(pinnedVersions("claude"))("ClaudeExecutor on Claude Code %s", (version) => {
   const claude = agentBinary("claude", version);
-  let home: TempFolder;
-  let project: TempFolder;
-  let standIn: AnthropicStandIn | undefined;
-
-  beforeEach(async () => {
-    home = await tempFolder("home");
-    project = await tempFolder("project");
-    await initGitRepository(project.path, { "README.md": "# demo\n" });
-  });
-  afterEach(async () => {
-    await standIn?.close();
-    standIn = undefined;
-    await Promise.all([home.remove(), project.remove()]);
-  });
+  const bed = useClaudeTestBed({ "README.md": "# demo\n" });
 
   async function executor(
     script: readonly Reply[],
     options: Partial<ClaudeExecutorOptions> & { auth?: ClaudeAuth } = {},
   ): Promise<ClaudeExecutor> {
-    standIn = await startAnthropicStandIn({ script });
+    const standIn = await bed.startStandIn({ script });
     const { auth, env, ...rest } = options;
     return new ClaudeExecutor({
       bin: claude.path,
-      cwd: project.path,
-      env: env ?? claudeEnvironment({ baseUrl: standIn.url, home: home.path, auth }),
+      cwd: bed.project,
+      env: env ?? claudeEnvironment({ baseUrl: standIn.url, home: bed.home, auth }),
       permissionMode: "acceptEdits",
       allowedTools: ["Bash"],
       ...rest,
@@ -75,19 +57,19 @@ describe.each(pinnedVersions("claude"))("ClaudeExecutor on Claude Code %s", (ver
           tools: [
             {
               name: "Write",
-              input: { file_path: join(project.path, "hello.txt"), content: "hello\n" },
+              input: { file_path: join(bed.project, "hello.txt"), content: "hello\n" },
             },
           ],
         },
         { tools: [{ name: "Bash", input: { command: "echo ran > ran.txt", description: "Run" } }] },
         { text: "Both done.", usage: { input_tokens: 1000, output_tokens: 100 } },
       ],
-      { progress: gitProgress({ cwd: project.path }) },
+      { progress: gitProgress({ cwd: bed.project }) },
     );
     const result = await run(agent);
     expect(result).toMatchObject({ success: true, output: "Both done.", filesChanged: 2 });
-    expect(readFileSync(join(project.path, "hello.txt"), "utf8")).toBe("hello\n");
-    expect(readFileSync(join(project.path, "ran.txt"), "utf8")).toBe("ran\n");
+    expect(readFileSync(join(bed.project, "hello.txt"), "utf8")).toBe("hello\n");
+    expect(readFileSync(join(bed.project, "ran.txt"), "utf8")).toBe("ran\n");
     expect(result.costUsd).toBeGreaterThan(0);
     expect(result.tokens?.input).toBeGreaterThanOrEqual(1000);
     expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -147,7 +129,6 @@ describe.each(pinnedVersions("claude"))("ClaudeExecutor on Claude Code %s", (ver
     expect(notLoggedIn.success).toBe(false);
     expect(notLoggedIn.error).toContain("Not logged in · Please run /login");
     expect(notLoggedIn.error).not.toContain("(success)");
-    await standIn?.close();
 
     const badKey = await run(
       await executor([
@@ -158,7 +139,6 @@ describe.each(pinnedVersions("claude"))("ClaudeExecutor on Claude Code %s", (ver
     );
     expect(badKey.error).toMatch(/Invalid API key.*HTTP 401/);
     expect(badKey.usageLimit).toBeUndefined();
-    await standIn?.close();
 
     const badRequest = await run(
       await executor([
@@ -181,7 +161,6 @@ describe.each(pinnedVersions("claude"))("ClaudeExecutor on Claude Code %s", (ver
     expect(overloaded).toMatchObject({ success: false });
     expect(overloaded.error).toContain("529");
     expect(overloaded.usageLimit).toBeUndefined();
-    await standIn?.close();
 
     const throttled = await run(
       await executor([
@@ -225,7 +204,7 @@ describe.each(pinnedVersions("claude"))("ClaudeExecutor on Claude Code %s", (ver
     expect(result).toMatchObject({ success: true, output: "Fresh start." });
     expect(result.sessionId).not.toBe(gone);
     expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(standIn?.scriptedRequests()).toHaveLength(1);
+    expect(bed.standIn?.scriptedRequests()).toHaveLength(1);
   });
 
   it("--dangerously-skip-permissions as root is refused with what to do", async () => {
@@ -238,10 +217,10 @@ describe.each(pinnedVersions("claude"))("ClaudeExecutor on Claude Code %s", (ver
       expect(result.success).toBe(false);
       expect(result.error).toContain("cannot be used with root");
       expect(result.error).toContain("IS_SANDBOX=1");
-      expect(standIn?.scriptedRequests()).toHaveLength(0);
+      expect(bed.standIn?.scriptedRequests()).toHaveLength(0);
     } else {
       expect(result).toMatchObject({ success: true, output: "Skipped permissions." });
     }
-    expect(existsSync(join(project.path, "hello.txt"))).toBe(false);
+    expect(existsSync(join(bed.project, "hello.txt"))).toBe(false);
   });
 });

@@ -1,20 +1,14 @@
 import { readFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LOOP_BIN } from "../cli/support.js";
-import {
-  type AnthropicStandIn,
-  type RecordedRequest,
-  type Reply,
-  startAnthropicStandIn,
-} from "./stand-ins/anthropic-api.js";
+import type { RecordedRequest, Reply } from "./stand-ins/anthropic-api.js";
 import { agentBinary, pinnedVersions } from "./support/agent-binaries.js";
 import { answeredTool } from "./support/answered-tool.js";
 import { type ClaudeAuth, claudeEnvironment } from "./support/claude-environment.js";
-import { initGitRepository } from "./support/git-repository.js";
+import { useClaudeTestBed } from "./support/claude-test-bed.js";
 import { jsonLines, runProcess } from "./support/run-process.js";
-import { type TempFolder, tempFolder } from "./support/temp-folder.js";
 
 // `loop run` with the real Claude Code, as a user runs it: the built CLI in a real git
 // repository, the default state location (under the test's HOME), Claude Code found by --bin.
@@ -72,47 +66,34 @@ function planAgent(project: string): (request: RecordedRequest) => Reply {
 
 describe.each(pinnedVersions("claude"))("loop run with Claude Code %s", (version) => {
   const claude = agentBinary("claude", version);
-  let home: TempFolder;
-  let project: TempFolder;
-  let standIn: AnthropicStandIn | undefined;
-
-  beforeEach(async () => {
-    home = await tempFolder("home");
-    project = await tempFolder("project");
-    await initGitRepository(project.path, { "plan.md": PLAN });
-  });
-  afterEach(async () => {
-    await standIn?.close();
-    standIn = undefined;
-    await Promise.all([home.remove(), project.remove()]);
-  });
+  const bed = useClaudeTestBed({ "plan.md": PLAN });
 
   async function loop(
     args: readonly string[],
     script: (request: RecordedRequest) => Reply,
     options: { auth?: ClaudeAuth; extra?: Record<string, string | undefined> } = {},
   ) {
-    standIn = await startAnthropicStandIn({ script });
+    const standIn = await bed.startStandIn({ script });
     const env = claudeEnvironment({
       baseUrl: standIn.url,
-      home: home.path,
+      home: bed.home,
       auth: options.auth,
       extra: options.extra,
     });
     return runProcess(process.execPath, [LOOP_BIN, "run", "--bin", claude.path, ...args], {
-      cwd: project.path,
+      cwd: bed.project,
       env,
       timeoutMs: 180_000,
     });
   }
 
   it("runs the plan to completion, Claude Code checking the boxes", async () => {
-    const run = await loop(["--permission-mode", "acceptEdits"], planAgent(project.path));
+    const run = await loop(["--permission-mode", "acceptEdits"], planAgent(bed.project));
     expect(run.stderr).toContain("all_tasks_complete");
     expect(run.code, run.stderr).toBe(0);
-    expect(await readFile(join(project.path, "plan.md"), "utf8")).not.toContain("- [ ]");
+    expect(await readFile(join(bed.project, "plan.md"), "utf8")).not.toContain("- [ ]");
     const state = JSON.parse(
-      await readFile(join(home.path, ".claude/state/terminals/default/loop_state.json"), "utf8"),
+      await readFile(join(bed.home, ".claude/state/terminals/default/loop_state.json"), "utf8"),
     );
     expect(state.completed_tasks).toEqual(["TASK-001", "TASK-002"]);
     expect(state.cost_usd).toBeGreaterThan(0);
@@ -120,13 +101,13 @@ describe.each(pinnedVersions("claude"))("loop run with Claude Code %s", (version
 
   it("a subscriber on extra usage: every paid iteration counts, none is waited out or run again", async () => {
     // With on_limit: exit, an iteration taken for a limit would end the run with usage_limit.
-    await mkdir(join(project.path, ".claude/loop"), { recursive: true });
+    await mkdir(join(bed.project, ".claude/loop"), { recursive: true });
     await writeFile(
-      join(project.path, ".claude/loop/config.yaml"),
+      join(bed.project, ".claude/loop/config.yaml"),
       "usage_limit:\n  on_limit: exit\n",
     );
     const reset = String(Math.floor(Date.now() / 1000) + 3600);
-    const agent = planAgent(project.path);
+    const agent = planAgent(bed.project);
     const onOverage = (request: RecordedRequest): Reply => ({
       ...agent(request),
       headers: {
@@ -144,28 +125,28 @@ describe.each(pinnedVersions("claude"))("loop run with Claude Code %s", (version
     expect(events.filter((event) => event.type === "wait")).toEqual([]);
     expect(events.at(-1)).toMatchObject({ exitReason: "all_tasks_complete" });
     const state = JSON.parse(
-      await readFile(join(home.path, ".claude/state/terminals/default/loop_state.json"), "utf8"),
+      await readFile(join(bed.home, ".claude/state/terminals/default/loop_state.json"), "utf8"),
     );
     expect(state.completed_tasks).toEqual(["TASK-001", "TASK-002"]);
     expect(state.cost_usd).toBeGreaterThan(0);
   });
 
   it("a user who is not logged in reads the CLI's own words, not an error code", async () => {
-    const run = await loop(["--max-iterations", "1"], planAgent(project.path), { auth: "none" });
+    const run = await loop(["--max-iterations", "1"], planAgent(bed.project), { auth: "none" });
     expect(run.stderr).toContain("Not logged in · Please run /login");
     expect(run.stderr).not.toContain("(success)");
   });
 
   it("--dangerously-skip-permissions as root stops before the first iteration, saying what to do", async () => {
-    await writeFile(join(project.path, "plan.md"), PLAN);
-    const run = await loop(["--dangerously-skip-permissions"], planAgent(project.path), {
+    await writeFile(join(bed.project, "plan.md"), PLAN);
+    const run = await loop(["--dangerously-skip-permissions"], planAgent(bed.project), {
       extra: { IS_SANDBOX: undefined },
     });
     if (process.getuid?.() === 0) {
       expect(run.code).toBe(1);
       expect(run.stderr).toContain("refuses --dangerously-skip-permissions as root");
       expect(run.stderr).toContain("IS_SANDBOX=1");
-      expect(standIn?.requests).toHaveLength(0);
+      expect(bed.standIn?.requests).toHaveLength(0);
     } else {
       expect(run.stderr).toContain("all_tasks_complete");
     }

@@ -3,21 +3,14 @@ import { readFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseClaudeTranscript } from "@loop/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LOOP_BIN } from "../cli/support.js";
-import {
-  type AnthropicStandIn,
-  lastUserText,
-  type RecordedRequest,
-  type Reply,
-  startAnthropicStandIn,
-} from "./stand-ins/anthropic-api.js";
+import { lastUserText, type RecordedRequest, type Reply } from "./stand-ins/anthropic-api.js";
 import { agentBinary, pinnedVersions } from "./support/agent-binaries.js";
 import { answeredTool } from "./support/answered-tool.js";
 import { claudeEnvironment } from "./support/claude-environment.js";
-import { initGitRepository } from "./support/git-repository.js";
+import { useClaudeTestBed } from "./support/claude-test-bed.js";
 import { runProcess } from "./support/run-process.js";
-import { type TempFolder, tempFolder } from "./support/temp-folder.js";
 
 // The in-session Stop-hook loop with the real Claude Code: `loop init --hook install` writes the
 // settings, the ralph-loop state file starts the loop, and `claude -p` runs one session in which
@@ -86,33 +79,20 @@ function storyAgent(project: string): (request: RecordedRequest) => Reply {
 
 describe.each(pinnedVersions("claude"))("the Stop-hook loop on Claude Code %s", (version) => {
   const claude = agentBinary("claude", version);
-  let home: TempFolder;
-  let project: TempFolder;
-  let standIn: AnthropicStandIn | undefined;
+  const bed = useClaudeTestBed({ "README.md": "# demo\n" });
   const sessionId = randomUUID();
 
-  beforeEach(async () => {
-    home = await tempFolder("home");
-    project = await tempFolder("project");
-    await initGitRepository(project.path, { "README.md": "# demo\n" });
-  });
-  afterEach(async () => {
-    await standIn?.close();
-    standIn = undefined;
-    await Promise.all([home.remove(), project.remove()]);
-  });
-
   async function environment(script: (request: RecordedRequest) => Reply) {
-    standIn = await startAnthropicStandIn({ script });
+    const standIn = await bed.startStandIn({ script });
     // PATH without `loop`: the hook must work for a user whose `loop` is an alias at most.
-    return claudeEnvironment({ baseUrl: standIn.url, home: home.path });
+    return claudeEnvironment({ baseUrl: standIn.url, home: bed.home });
   }
 
   async function loopInit(env: Record<string, string>, args: readonly string[] = []) {
     const init = await runProcess(
       process.execPath,
       [LOOP_BIN, "init", "--hook", "install", ...args],
-      { cwd: project.path, env },
+      { cwd: bed.project, env },
     );
     expect(init.code, init.stderr).toBe(0);
   }
@@ -122,10 +102,10 @@ describe.each(pinnedVersions("claude"))("the Stop-hook loop on Claude Code %s", 
     maxIterations: number,
     prompt = "Start the ralph loop.",
   ) {
-    await writeFile(join(project.path, STATE_PATH), ralphState(sessionId, maxIterations));
-    await mkdir(dirname(join(project.path, PRD_PATH)), { recursive: true });
-    await writeFile(join(project.path, PRD_PATH), prd(stories));
-    const env = claudeEnvironment({ baseUrl: standIn?.url ?? "", home: home.path });
+    await writeFile(join(bed.project, STATE_PATH), ralphState(sessionId, maxIterations));
+    await mkdir(dirname(join(bed.project, PRD_PATH)), { recursive: true });
+    await writeFile(join(bed.project, PRD_PATH), prd(stories));
+    const env = claudeEnvironment({ baseUrl: bed.standIn?.url ?? "", home: bed.home });
     return runProcess(
       claude.path,
       [
@@ -139,32 +119,30 @@ describe.each(pinnedVersions("claude"))("the Stop-hook loop on Claude Code %s", 
         "--permission-mode",
         "acceptEdits",
       ],
-      { cwd: project.path, env, timeoutMs: 240_000 },
+      { cwd: bed.project, env, timeoutMs: 240_000 },
     );
   }
 
   const iterationOf = async () =>
-    Number(/^iteration: (\d+)$/m.exec(await readFile(join(project.path, STATE_PATH), "utf8"))?.[1]);
+    Number(/^iteration: (\d+)$/m.exec(await readFile(join(bed.project, STATE_PATH), "utf8"))?.[1]);
   const passing = async () =>
     (
-      JSON.parse(await readFile(join(project.path, PRD_PATH), "utf8")) as {
+      JSON.parse(await readFile(join(bed.project, PRD_PATH), "utf8")) as {
         stories: { passes: boolean }[];
       }
     ).stories.filter((story) => story.passes).length;
   const loopState = async () =>
     JSON.parse(
       await readFile(
-        join(home.path, ".claude/state/terminals", `ralph-${sessionId}`, "loop_state.json"),
+        join(bed.home, ".claude/state/terminals", `ralph-${sessionId}`, "loop_state.json"),
         "utf8",
       ),
     ) as Record<string, unknown>;
 
   it("runs all 20 iterations after `loop init --hook install`, past Claude Code's cap of 8 blocks", async () => {
-    const env = await environment(storyAgent(project.path));
+    const env = await environment(storyAgent(bed.project));
     await loopInit(env);
-    const settings = JSON.parse(
-      await readFile(join(project.path, ".claude/settings.json"), "utf8"),
-    );
+    const settings = JSON.parse(await readFile(join(bed.project, ".claude/settings.json"), "utf8"));
     expect(settings.env).toEqual({ CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: "20" });
 
     const session = await startLoop(25, 20);
@@ -176,9 +154,9 @@ describe.each(pinnedVersions("claude"))("the Stop-hook loop on Claude Code %s", 
   });
 
   it("without the raised cap, the hook stops at Claude Code's cap itself and records it", async () => {
-    const env = await environment(storyAgent(project.path));
+    const env = await environment(storyAgent(bed.project));
     await loopInit(env);
-    const path = join(project.path, ".claude/settings.json");
+    const path = join(bed.project, ".claude/settings.json");
     const { env: _cap, ...withoutCap } = JSON.parse(await readFile(path, "utf8"));
     await writeFile(path, JSON.stringify(withoutCap));
 
@@ -196,9 +174,9 @@ describe.each(pinnedVersions("claude"))("the Stop-hook loop on Claude Code %s", 
   });
 
   it("the lookback advances with the iterations: the first prompt's concern is not repeated forever", async () => {
-    const env = await environment(storyAgent(project.path));
+    const env = await environment(storyAgent(bed.project));
     await loopInit(env);
-    const config = join(project.path, ".claude/loop/config.yaml");
+    const config = join(bed.project, ".claude/loop/config.yaml");
     await writeFile(config, "verification:\n  lookback_turns: 3\n");
 
     const session = await startLoop(
@@ -209,7 +187,7 @@ describe.each(pinnedVersions("claude"))("the Stop-hook loop on Claude Code %s", 
     expect(session.code, session.stderr).toBe(0);
     expect(await iterationOf()).toBe(6);
     // What the hook told Claude at each block reaches the model as the turn's new message.
-    const reasons = (standIn?.scriptedRequests() ?? [])
+    const reasons = (bed.standIn?.scriptedRequests() ?? [])
       .map(lastUserText)
       .filter((text) => /Ralph loop iteration \d+ of 6/.test(text));
     const concernAt = (iteration: number) =>
@@ -226,35 +204,35 @@ describe.each(pinnedVersions("claude"))("the Stop-hook loop on Claude Code %s", 
   it("a compaction summary in the real transcript is not read as the user's words", async () => {
     const summary =
       "<summary>The user said the login is still failing on Safari and this is wrong.</summary>";
-    standIn = await startAnthropicStandIn({
+    const standIn = await bed.startStandIn({
       script: () => ({ text: summary }),
       sideReply: { text: summary },
     });
-    const env = claudeEnvironment({ baseUrl: standIn.url, home: home.path });
+    const env = claudeEnvironment({ baseUrl: standIn.url, home: bed.home });
     const common = ["--output-format", "stream-json", "--verbose"];
     const first = await runProcess(
       claude.path,
       ["-p", "Add a README.", "--session-id", sessionId, ...common],
-      { cwd: project.path, env },
+      { cwd: bed.project, env },
     );
     expect(first.code, first.stderr).toBe(0);
     // Claude Code 2.1.197 compacts nothing shorter than two exchanges.
     const second = await runProcess(
       claude.path,
       ["-p", "And a licence.", "--resume", sessionId, ...common],
-      { cwd: project.path, env },
+      { cwd: bed.project, env },
     );
     expect(second.code, second.stderr).toBe(0);
     const compact = await runProcess(
       claude.path,
       ["-p", "/compact", "--resume", sessionId, ...common],
       {
-        cwd: project.path,
+        cwd: bed.project,
         env,
       },
     );
     expect(compact.code, compact.stderr).toBe(0);
-    const folder = join(home.path, ".claude/projects", project.path.replace(/[^A-Za-z0-9]/g, "-"));
+    const folder = join(bed.home, ".claude/projects", bed.project.replace(/[^A-Za-z0-9]/g, "-"));
     const transcript = await readFile(join(folder, `${sessionId}.jsonl`), "utf8");
     expect(transcript).toContain('"isCompactSummary":true');
     const reasons: string[] = [];
