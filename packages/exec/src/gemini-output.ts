@@ -1,4 +1,5 @@
 import type { ExecutionResult } from "@loop/core";
+import { describeProcessEnd } from "./command-executor.js";
 import type { CommandRun } from "./command-run.js";
 
 // How a headless Gemini CLI (0.61.0) run reports trouble, in text output mode:
@@ -82,10 +83,7 @@ function describeFailure(
     );
   }
   if (run.exitCode === 0) return undefined;
-  const how =
-    run.signal !== null
-      ? `killed by ${run.signal}`
-      : `exited with code ${run.exitCode}${meaning(run.exitCode)}`;
+  const how = `${describeProcessEnd(run)}${run.signal === null ? meaning(run.exitCode) : ""}`;
   const said = lastLines(stderr);
   return said === "" ? `gemini ${how}` : `gemini ${how}: ${said}`;
 }
