@@ -141,7 +141,7 @@ describe("ClaudeExecutor", () => {
     expect(result.usageLimit).toEqual({
       resetAt: RESET_EPOCH * 1000,
       waitable: true,
-      message: `Claude AI usage limit reached|${RESET_EPOCH}`,
+      message: "Claude AI usage limit reached",
     });
   });
 

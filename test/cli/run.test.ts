@@ -207,6 +207,45 @@ describe("loop run", { timeout: 60_000 }, () => {
     expect(missing.stderr).toContain("--cmd");
   });
 
+  it("--cmd alone means --executor command; with another executor it is refused", async () => {
+    await project.run(["init"]);
+    const implied = await project.run(["run", "--cmd", "my-agent --yes", "--dry-run", "--json"]);
+    expect(implied.code, implied.stderr).toBe(0);
+    expect(JSON.parse(implied.stdout).command).toMatchObject({
+      command: "my-agent",
+      args: ["--yes"],
+    });
+    const mixed = await project.run(["run", "--executor", "codex", "--cmd", "my-agent"]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain("--cmd and --prompt-via go with --executor command");
+  });
+
+  it("waits out a usage limit with a readable reset time, never the raw `|<epoch>` suffix", async () => {
+    const child = spawn(process.execPath, [LOOP_BIN, "run", "--bin", FAKE_CLAUDE], {
+      cwd: project.dir,
+      env: { ...project.env, ...fakeClaude("usage-limit") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    const waiting = new Promise<void>((resolve) => {
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+        stderr += chunk;
+        if (/waiting for the usage limit until .*\n/.test(stderr)) resolve();
+      });
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.on("close", (code) => resolve(code)),
+    );
+    await waiting;
+    child.kill("SIGINT");
+    await exited;
+    const line = /waiting for the usage limit until .*/.exec(stderr)?.[0] ?? "";
+    // The fake's reset, 1900000000 s: 2030-03-17 17:46 UTC.
+    expect(line).toContain("until 2030-03-17 17:46 UTC");
+    expect(line).toContain("Claude AI usage limit reached");
+    expect(line).not.toMatch(/\|\d+/);
+  });
+
   it("stops cleanly on Ctrl+C: the agent stopped, state saved, exit code 130", async () => {
     const child = spawn(process.execPath, [LOOP_BIN, "run", "--bin", FAKE_CLAUDE], {
       cwd: project.dir,

@@ -10,7 +10,7 @@ describe("detectUsageLimit", () => {
     expect(detectUsageLimit("Claude AI usage limit reached|1768500000", TOKYO_AFTERNOON)).toEqual({
       resetAt: 1768500000000,
       waitable: true,
-      message: "Claude AI usage limit reached|1768500000",
+      message: "Claude AI usage limit reached",
     });
   });
 

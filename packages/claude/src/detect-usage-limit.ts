@@ -134,7 +134,8 @@ function lineAround(text: string, index: number): string {
 
 /**
  * Recognises a usage limit in Claude Code's final output and reads when it resets:
- * `Claude AI usage limit reached|<epoch seconds>`, `Claude usage limit reached. Your limit will
+ * `Claude AI usage limit reached|<epoch seconds>` (its message without the epoch), `Claude usage
+ * limit reached. Your limit will
  * reset at 7pm (Asia/Tokyo)`, `5-hour limit reached ∙ resets 1am`, `You've hit your limit ·
  * resets 9:30pm (UTC)`, `You've hit your session limit · resets … · progress saved`, `You've hit
  * your usage limit · resets …`, `You've hit your Fable limit · resets …. Switch to another model
@@ -176,7 +177,9 @@ export function detectUsageLimit(
     const match = shape.pattern.exec(text);
     if (match === null) continue;
     const resetAt = shape.resetAt(match.groups ?? {}, now, timeZone);
-    return { resetAt, waitable: true, message: match[0].trim() };
+    // `…|1796116042` is for machines: the reset is in `resetAt`, the message is for people.
+    const message = match[0].trim().replace(/\|\d{9,11}$/, "");
+    return { resetAt, waitable: true, message };
   }
   return null;
 }

@@ -102,7 +102,9 @@ describe("toExecutionResult", () => {
     );
     const result = toExecutionResult(run, { exitCode: 1, timedOut: false, now: NOW });
     expect(result.success).toBe(false);
-    expect(result.usageLimit).toEqual({ resetAt, waitable: true, message: text });
+    // The machine-readable `|<epoch>` is left out of the message: the reset is in `resetAt`.
+    const message = text.replace(/\|\d+$/, "");
+    expect(result.usageLimit).toEqual({ resetAt, waitable: true, message });
   });
 
   it("prefers a rejected rate_limit_event to the result text", () => {

@@ -47,8 +47,9 @@ Arguments:
 
 Options:
   -e, --executor <name>    claude (default), codex, gemini, aider, amp or command
-      --cmd "<command>"    The agent's command line for --executor command (no shell: quotes
-                           group words; the prompt goes on stdin, or last with --prompt-via argument)
+      --cmd "<command>"    The agent's command line for --executor command, which it implies (no
+                           shell: quotes group words; the prompt goes on stdin, or last with
+                           --prompt-via argument)
       --prompt-via <how>   stdin (default) or argument, for --executor command
       --bin <path>         The agent's executable, instead of its name on PATH
   -c, --calls <n>          Agent calls per hour (limits.max_calls_per_hour)
@@ -79,8 +80,9 @@ Examples:
   loop run --json | jq -c 'select(.type == "task-complete")'
 `;
 
-function executorName(value: string | undefined): ExecutorName {
-  const name = value ?? "claude";
+/** The executor `--executor` names; `--cmd` alone means `command`, nothing at all `claude`. */
+function executorName(value: string | undefined, cmd: string | undefined): ExecutorName {
+  const name = value ?? (cmd === undefined ? "claude" : "command");
   if (!(EXECUTOR_NAMES as readonly string[]).includes(name)) {
     throw new UsageError(
       `loop run: unknown executor ${JSON.stringify(name)}; use one of ${EXECUTOR_NAMES.join(", ")}.`,
@@ -116,7 +118,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const own = separator < 0 ? args : args.slice(0, separator);
   const extraArgs = separator < 0 ? [] : args.slice(separator + 1);
   const { values, positionals } = parseCommandArgs("run", own, RUN_OPTIONS, 1);
-  const name = executorName(textOption(values.executor));
+  const name = executorName(textOption(values.executor), textOption(values.cmd));
   const limits = limitOverrides(values);
   const overrides: LoopConfigInput = Object.keys(limits).length > 0 ? { limits } : {};
   const project = openProject(io, values);
