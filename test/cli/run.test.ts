@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { copyFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -178,6 +178,21 @@ describe("loop run", { timeout: 60_000 }, () => {
     expect(config.code).toBe(1);
     expect(config.stderr).toContain("loop.yaml:2:3");
     expect(config.stderr).toContain("max_iterations");
+  });
+
+  it("without a plan, exits 1 saying how to get one, and writes nothing", async () => {
+    await rm(join(project.dir, "plan.md"));
+    const run = await project.run(["run", "--bin", FAKE_CLAUDE], { env: fakeClaude("loop") });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("plan.md not found: write a plan (`loop init` scaffolds one)");
+    expect(existsSync(join(project.dir, ".claude"))).toBe(false);
+    expect(existsSync(project.stateDir)).toBe(false);
+    await mkdir(join(project.dir, "plans"));
+    const folder = await project.run(["run", "plans", "--bin", FAKE_CLAUDE], {
+      env: fakeClaude("loop"),
+    });
+    expect(folder.stderr).toContain("plans is a folder, not a plan file");
+    expect(existsSync(join(project.dir, ".claude"))).toBe(false);
   });
 
   it("exits 1 at once, before any iteration, when the agent's executable is missing", async () => {

@@ -19,6 +19,7 @@ import {
   PROJECT_OPTIONS_HELP,
   STATUS_FILE_PATH,
 } from "../project.js";
+import { checkPlanFile } from "../run/check-plan-file.js";
 import { AGENT_INSTALL_HINTS, createExecutor } from "../run/create-executor.js";
 import { printDryRun, printDryRunJson } from "../run/dry-run.js";
 import { exitCodeFor } from "../run/exit-code.js";
@@ -124,6 +125,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const project = openProject(io, values);
   const config = await loadProjectConfig(project);
   const planPath = project.resolve(positionals[0] ?? config.plans.default_plan);
+  await checkPlanFile(planPath, project.cwd);
   const promptPath = textOption(values.prompt);
   const template = await readPromptTemplate(
     promptPath === undefined ? undefined : project.resolve(promptPath),
