@@ -362,11 +362,14 @@ describe("loop monitor without a terminal", () => {
     expect(result.stdout).not.toContain("q quit");
   });
 
-  it("rejects a bad --events", async () => {
-    for (const value of ["0", "two", "1.5"]) {
-      const result = await project.run(["monitor", "--once", "--events", value]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain("--events");
+  it("rejects a bad --events, as loop status does: one rule", async () => {
+    for (const command of ["monitor", "status"]) {
+      for (const value of ["0", "two", "1.5"]) {
+        const args = command === "monitor" ? ["monitor", "--once"] : ["status"];
+        const result = await project.run([...args, "--events", value]);
+        expect(result.code, `${command} --events ${value}`).toBe(2);
+        expect(result.stderr).toContain("--events");
+      }
     }
   });
 });

@@ -85,6 +85,23 @@ export function numberOption(
   return number;
 }
 
+/**
+ * A count option (`--events <n>`): a whole number of at least 1, or `undefined` when absent.
+ *
+ * @throws {UsageError} for anything else, naming the option.
+ */
+export function countOption(
+  command: string,
+  name: string,
+  value: string | boolean | undefined,
+): number | undefined {
+  const number = numberOption(command, name, value, 1);
+  if (number !== undefined && !Number.isInteger(number)) {
+    throw new UsageError(`loop ${command}: --${name} must be a whole number, got ${number}.`);
+  }
+  return number;
+}
+
 /** An option's value as text (`undefined` when absent). */
 export function textOption(value: string | boolean | undefined): string | undefined {
   return typeof value === "string" ? value : undefined;

@@ -33,7 +33,7 @@ export async function readLastEvents(
       const parsed = parseDecisionEvent(line);
       if (parsed.ok && parsed.event.terminal_id === terminalId) events.push(parsed.event);
     }
-    return events.slice(-count);
+    return count > 0 ? events.slice(-count) : [];
   } finally {
     await file.close();
   }

@@ -1,4 +1,4 @@
-import { numberOption, parseCommandArgs } from "../args.js";
+import { countOption, parseCommandArgs } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
@@ -67,10 +67,7 @@ Examples:
 
 async function monitor(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs("monitor", args, OPTIONS, 0);
-  const eventCount = numberOption("monitor", "events", values.events, 1) ?? DEFAULT_EVENT_COUNT;
-  if (!Number.isInteger(eventCount)) {
-    throw new UsageError(`loop monitor: --events must be a whole number, got ${eventCount}.`);
-  }
+  const eventCount = countOption("monitor", "events", values.events) ?? DEFAULT_EVENT_COUNT;
   const once = values.once === true;
   if (!once && io.stdout.isTTY !== true) {
     throw new UsageError(

@@ -1,4 +1,4 @@
-import { numberOption, parseCommandArgs } from "../args.js";
+import { countOption, parseCommandArgs } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
@@ -106,7 +106,7 @@ function lines(snapshot: LoopSnapshot, stateRoot: string, style: Style, now: num
 
 async function status(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs("status", args, OPTIONS, 0);
-  const eventCount = numberOption("status", "events", values.events, 0) ?? 5;
+  const eventCount = countOption("status", "events", values.events) ?? 5;
   const project = openProject(io, values);
   const config = await loadProjectConfig(project);
   const snapshot = await readLoopSnapshot(project, config, { eventCount });
