@@ -1,4 +1,4 @@
-import { parsePlan } from "@loop/core";
+import { DEFAULT_PROMPT_TEMPLATE, parsePlan } from "@loop/core";
 import { describe, expect, it } from "vitest";
 import { planTemplate } from "./plan-template.js";
 
@@ -29,5 +29,11 @@ describe("planTemplate", () => {
       "Acceptance Criteria",
       "Acceptance Criteria",
     ]);
+  });
+
+  it("has the Notes section the default prompt tells the agent to write in", () => {
+    expect(DEFAULT_PROMPT_TEMPLATE).toContain("the plan's Notes section");
+    expect(planTemplate()).toMatch(/^## Notes$/m);
+    expect(plan.tasks).toHaveLength(5);
   });
 });

@@ -2,8 +2,9 @@
  * The text of a new `plan.md`: an example plan in the format of `docs/plan-format.md`, to edit
  * into the real one. It has a `RALPH_STATUS` section (the loop's own notes: `EXIT_SIGNAL`,
  * `completion_indicators`, `current_task`), open `- [ ] TASK-001 …` tasks under a `Tasks`
- * heading, an optional task under `Nice to Have`, and `Acceptance Criteria` the loop's
- * verification checks the finished tasks against.
+ * heading, an optional task under `Nice to Have`, `Acceptance Criteria` the loop's
+ * verification checks the finished tasks against, and the `Notes` section the default prompt
+ * asks the agent to write its decisions in.
  *
  * @returns the markdown, ending with a newline.
  */
@@ -37,5 +38,9 @@ checks this file.
 - [ ] The design is written down in docs/design.md
 - [ ] The core module is implemented and unit tested
 - [ ] The whole test suite passes
+
+## Notes
+
+Decisions the agent made on its own, and how it resolved what verification found.
 `;
 }
