@@ -180,6 +180,19 @@ describe("loop run", { timeout: 60_000 }, () => {
     expect(config.stderr).toContain("max_iterations");
   });
 
+  it("a prompt template's errors name its file: PROMPT.md:1:9", async () => {
+    await writeFile(join(project.dir, "PROMPT.md"), "Work on {{task_idd}} now\n");
+    for (const extra of [["--dry-run"], []]) {
+      const run = await project.run(["run", "-p", "PROMPT.md", "--bin", FAKE_CLAUDE, ...extra], {
+        env: fakeClaude("loop"),
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        "PROMPT.md:1:9 unknown placeholder {{task_idd}}: did you mean {{task_id}}?",
+      );
+    }
+  });
+
   it("without a plan, exits 1 saying how to get one, and writes nothing", async () => {
     await rm(join(project.dir, "plan.md"));
     const run = await project.run(["run", "--bin", FAKE_CLAUDE], { env: fakeClaude("loop") });

@@ -149,7 +149,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     config: overrides,
     loadConfig: () => loadProjectConfig(project),
     terminalId: project.terminalId,
-    prompt: { template },
+    prompt: { template, templateFile: promptPath ?? null },
   };
 
   if (values["dry-run"] === true) {

@@ -42,7 +42,10 @@ export function iterationRequest(context: IterationContext): ExecutionRequest {
       previousFailure: context.previousFailure,
       completionPromise: options.prompt?.completionPromise ?? null,
     },
-    { template: options.prompt?.template ?? null },
+    {
+      template: options.prompt?.template ?? null,
+      templateFile: options.prompt?.templateFile ?? undefined,
+    },
   );
   return {
     kind,

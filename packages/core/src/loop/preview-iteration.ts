@@ -8,6 +8,7 @@ import type { LoopState } from "../state/loop-state.js";
 import { toRateWindow } from "../state/persisted-rate-window.js";
 import { startRun } from "../state/start-run.js";
 import { createStateManager } from "../state/state-manager.js";
+import { checkPromptTemplate } from "./check-prompt-template.js";
 import { completedEarlier } from "./completed-earlier.js";
 import type { ExecutionRequest } from "./executor.js";
 import { iterationRequest } from "./iteration-request.js";
@@ -15,7 +16,6 @@ import { loadLoopConfig } from "./load-loop-config.js";
 import { readPlanView } from "./plan-view.js";
 import { policyInputFor } from "./policy-input.js";
 import { prepareIteration } from "./prepare-iteration.js";
-import { parsePromptTemplate } from "./prompt-template-parser.js";
 import type { RunLoopOptions } from "./run-loop-options.js";
 import { systemClock } from "./system-clock.js";
 
@@ -54,8 +54,7 @@ export interface IterationPreview {
 export async function previewIteration(options: RunLoopOptions): Promise<IterationPreview> {
   const clock = options.clock ?? systemClock;
   const terminalId = options.terminalId ?? "default";
-  const template = options.prompt?.template;
-  if (template !== null && template !== undefined) parsePromptTemplate(template);
+  checkPromptTemplate(options.prompt);
   const config = await loadLoopConfig(options);
   const stored = (await createStateManager(options.store).readState(terminalId)).state;
   const now = clock.now();

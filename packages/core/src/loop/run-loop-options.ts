@@ -51,6 +51,8 @@ export interface RunLoopOptions {
     | {
         /** A prompt template (for example a ralph_loop.sh `PROMPT.md`'s text). See docs/prompts.md. */
         readonly template?: string | null | undefined;
+        /** The template's file name, for the positions in its errors (`PROMPT.md:3:4 …`). */
+        readonly templateFile?: string | null | undefined;
         /** The `<promise>TEXT</promise>` completion promise the agent may make. */
         readonly completionPromise?: string | null | undefined;
       }

@@ -27,6 +27,7 @@ import type { ResponseSignals } from "../status/response-signals.js";
 import type { Concern } from "../verify/user-concerns.js";
 import { extractUserConcerns } from "../verify/user-concerns.js";
 import { verifyCompletion } from "../verify/verify-completion.js";
+import { checkPromptTemplate } from "./check-prompt-template.js";
 import type { Clock } from "./clock.js";
 import { completedEarlier } from "./completed-earlier.js";
 import { executeWithTimeout } from "./execute-with-timeout.js";
@@ -40,7 +41,6 @@ import { observeOutcome } from "./observe-outcome.js";
 import { applyPlanChanges, type LoopTask, type PlanView, readPlanView } from "./plan-view.js";
 import { policyInputFor } from "./policy-input.js";
 import { prepareIteration } from "./prepare-iteration.js";
-import { parsePromptTemplate } from "./prompt-template-parser.js";
 import { defaultRunId } from "./run-id.js";
 import type { LoopResult, RunLoopOptions } from "./run-loop-options.js";
 import { systemClock } from "./system-clock.js";
@@ -255,8 +255,7 @@ class LoopRun {
     if (executor.specificationVersion !== "v1") {
       throw new UnsupportedExecutorError({ specificationVersion: executor.specificationVersion });
     }
-    const template = this.options.prompt?.template;
-    if (template !== null && template !== undefined) parsePromptTemplate(template);
+    checkPromptTemplate(this.options.prompt);
     let config = await this.loadConfig();
     for (const warning of checkConfig(config)) {
       this.record("config_warning", {
