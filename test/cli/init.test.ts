@@ -100,6 +100,17 @@ describe("loop init", { timeout: 30_000 }, () => {
     expect(validate.code).toBe(0);
   });
 
+  it("says which plan `loop run` runs when a kept config names another one", async () => {
+    const first = await project.run(["init", "--plan", "docs/plan.md"]);
+    expect(first.stdout).toContain("run it with `loop run`.");
+    const other = await project.run(["init", "--plan", "other.md"]);
+    expect(other.code).toBe(0);
+    expect(other.stdout).toMatch(/^kept +\.claude\/loop\/config\.yaml/m);
+    expect(other.stdout).toContain(
+      "run it with `loop run other.md` (a plain `loop run` runs docs/plan.md, the config's plans.default_plan).",
+    );
+  });
+
   it("prints the Stop hook snippet with --hook", async () => {
     const run = await project.run(["init", "--hook"]);
     expect(run.code).toBe(0);

@@ -182,8 +182,14 @@ async function init(args: readonly string[], io: CliIo): Promise<number> {
   const plan = files.find((file) => file.role === "plan");
   if (plan !== undefined && (plan.outcome === "created" || plan.outcome === "overwritten")) {
     const shown = displayPath(io.cwd, plan.path);
+    // A kept config may name another plan: say which one `loop run` runs.
+    const config = await loadConfigFile(configPath);
+    const runs = resolve(io.cwd, config.plans.default_plan) === plan.path;
+    const how = runs
+      ? "`loop run`"
+      : `\`loop run ${shown}\` (a plain \`loop run\` runs ${config.plans.default_plan}, the config's plans.default_plan)`;
     io.stdout.write(
-      `\nNext: edit ${shown}, check it with \`loop validate\`, run it with \`loop run\`.\n`,
+      `\nNext: edit ${shown}, check it with \`loop validate\`, run it with ${how}.\n`,
     );
   }
   if (hook === "print" && hookSetup !== null) {
