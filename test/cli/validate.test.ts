@@ -129,6 +129,14 @@ describe("loop validate", { timeout: 30_000 }, () => {
     expect(run.stdout).toMatch(/; 1 warning\n$/);
   });
 
+  it("warns, with its position, about an item whose checkbox is almost a task's", async () => {
+    await write("plan.md", "# Plan\n\n## Tasks\n\n- [ ] TASK-1 One\n- [] TASK-4 Two\n");
+    const run = await project.run(["validate"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^plan\.md:6:3: warning: `\[\]` is not a task checkbox/m);
+    expect(run.stdout).toContain("(1 task, 0 done)");
+  });
+
   it("reports a missing plan, and a missing --config, as problems", async () => {
     const plan = await project.run(["validate"]);
     expect(plan.code).toBe(1);

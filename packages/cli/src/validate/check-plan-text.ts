@@ -1,4 +1,5 @@
 import { DiagnosticsError, parsePlan, parsePrd } from "@loop/core";
+import { findNearMissCheckboxes } from "./near-miss-checkboxes.js";
 import {
   fileProblem,
   problemFromDiagnostic,
@@ -50,6 +51,16 @@ function readItems(text: string, file: string, options: CheckPlanOptions): PlanI
   return { total: tasks.length, done: tasks.filter((task) => task.done).length, kind: "task" };
 }
 
+/** A warning for each list item whose checkbox a task list does not take. */
+function nearMissWarnings(text: string, file: string): ValidationProblem[] {
+  return findNearMissCheckboxes(text).map((miss) => ({
+    file,
+    line: miss.line,
+    column: miss.column,
+    message: `\`${miss.written}\` is not a task checkbox, so this item is not a task: write \`- [ ] \` (or \`- [x] \` when done), one space inside the brackets and one after the list marker`,
+  }));
+}
+
 /**
  * Checks a plan's text: a markdown plan with `parsePlan` (duplicate task ids, malformed
  * `RALPH_STATUS` values), a prd.json (a name ending in `.json`) with `parsePrd` (JSON syntax,
@@ -58,7 +69,8 @@ function readItems(text: string, file: string, options: CheckPlanOptions): PlanI
  * @param text - the plan's text.
  * @param file - the file, as messages show it; its extension chooses the format.
  * @param options - the optional headings of a markdown plan.
- * @returns the problems, a warning when there is nothing to do, and a summary.
+ * @returns the problems, warnings (nothing to do; an item whose checkbox is almost a task's,
+ *   `- [] TASK-4`), and a summary.
  * @throws what the parsers throw other than their diagnostics errors (a bug).
  */
 export function checkPlanText(
@@ -75,6 +87,7 @@ export function checkPlanText(
     return { problems, warnings: [], summary: null };
   }
   const warnings = items.total === 0 ? [fileProblem(file, EMPTY_PLAN_WARNINGS[items.kind])] : [];
+  if (items.kind === "task") warnings.push(...nearMissWarnings(text, file));
   const noun = items.total === 1 ? items.kind : PLURALS[items.kind];
   return { problems: [], warnings, summary: `${items.total} ${noun}, ${items.done} done` };
 }
