@@ -27,6 +27,34 @@ const fakeClaude = (scenario: string) => ({ FAKE_CLAUDE_SCENARIO: scenario });
 const statePath = () => join(project.stateDir, "terminals", "test-terminal", "loop_state.json");
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
 
+/**
+ * Runs `loop run` with the fake claude's `scenario`, presses Ctrl+C (SIGINT) once its stderr
+ * matches `pattern`, and waits for it to exit.
+ */
+async function interruptWhen(
+  scenario: string,
+  pattern: RegExp,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [LOOP_BIN, "run", "--bin", FAKE_CLAUDE], {
+    cwd: project.dir,
+    env: { ...project.env, ...fakeClaude(scenario) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  const seen = new Promise<void>((resolve) => {
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      if (pattern.test(stderr)) resolve();
+    });
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("close", (code) => resolve(code)),
+  );
+  await seen;
+  child.kill("SIGINT");
+  return { code: await exited, stderr };
+}
+
 describe("loop run", { timeout: 60_000 }, () => {
   it("init, then validate, then run with Claude Code to completion, in a new project", async () => {
     const fresh = await createTestProject();
@@ -249,24 +277,7 @@ describe("loop run", { timeout: 60_000 }, () => {
   });
 
   it("waits out a usage limit with a readable reset time, never the raw `|<epoch>` suffix", async () => {
-    const child = spawn(process.execPath, [LOOP_BIN, "run", "--bin", FAKE_CLAUDE], {
-      cwd: project.dir,
-      env: { ...project.env, ...fakeClaude("usage-limit") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    const waiting = new Promise<void>((resolve) => {
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-        stderr += chunk;
-        if (/waiting for the usage limit until .*\n/.test(stderr)) resolve();
-      });
-    });
-    const exited = new Promise<number | null>((resolve) =>
-      child.on("close", (code) => resolve(code)),
-    );
-    await waiting;
-    child.kill("SIGINT");
-    await exited;
+    const { stderr } = await interruptWhen("usage-limit", /waiting for the usage limit until .*\n/);
     const line = /waiting for the usage limit until .*/.exec(stderr)?.[0] ?? "";
     // The fake's reset, 1900000000 s: 2030-03-17 17:46 UTC.
     expect(line).toContain("until 2030-03-17 17:46 UTC");
@@ -275,24 +286,8 @@ describe("loop run", { timeout: 60_000 }, () => {
   });
 
   it("stops cleanly on Ctrl+C: the agent stopped, state saved, exit code 130", async () => {
-    const child = spawn(process.execPath, [LOOP_BIN, "run", "--bin", FAKE_CLAUDE], {
-      cwd: project.dir,
-      env: { ...project.env, ...fakeClaude("hang") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    const started = new Promise<void>((resolve) => {
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-        stderr += chunk;
-        if (stderr.includes("iteration 1:")) resolve();
-      });
-    });
-    const exited = new Promise<number | null>((resolve) =>
-      child.on("close", (code) => resolve(code)),
-    );
-    await started;
-    child.kill("SIGINT");
-    expect(await exited).toBe(130);
+    const { code, stderr } = await interruptWhen("hang", /iteration 1:/);
+    expect(code).toBe(130);
     expect(stderr).toContain("stopping: the agent is stopped and state saved");
     expect(readJson(statePath())).toMatchObject({
       run: { status: "exited", exit_reason: "aborted" },

@@ -1,6 +1,7 @@
 import type { ExecutionResult } from "@loop/core";
 import { describeProcessEnd } from "./command-executor.js";
 import type { CommandRun } from "./command-run.js";
+import { meaningfulLines } from "./stderr-lines.js";
 
 // What `codex exec` prints (checked with Codex CLI 0.171.0): the agent's last message on stdout,
 // everything else on stderr — a banner, the transcript, warnings, `tokens used` and, when the
@@ -73,8 +74,5 @@ function codexFailureCause(stderr: string): string {
     if (!causes.includes(message)) causes.push(message);
   }
   if (causes.length > 0) return causes.slice(-MAXIMUM_CAUSE_LINES).join("\n");
-  return lines
-    .filter((line) => !NOISE_LINES.some((noise) => noise.test(line)))
-    .slice(-MAXIMUM_CAUSE_LINES)
-    .join("\n");
+  return meaningfulLines(stderr, NOISE_LINES, MAXIMUM_CAUSE_LINES);
 }

@@ -1,6 +1,7 @@
 import type { ExecutionResult } from "@loop/core";
 import { describeProcessEnd } from "./command-executor.js";
 import type { CommandRun } from "./command-run.js";
+import { meaningfulLines } from "./stderr-lines.js";
 
 // How a headless Gemini CLI (0.61.0) run reports trouble, in text output mode:
 // - An untrusted folder: exit 55, "Gemini CLI is not running in a trusted directory. ..." on stderr.
@@ -124,12 +125,7 @@ function meaning(exitCode: number | null): string {
 
 /** The last three lines of stderr that say something. */
 function lastLines(stderr: string): string {
-  return stderr
-    .split("\n")
-    .map((line) => line.trimEnd())
-    .filter((line) => line.trim() !== "" && !NOISE.some((pattern) => pattern.test(line)))
-    .slice(-3)
-    .join("\n");
+  return meaningfulLines(stderr, NOISE, 3);
 }
 
 function withoutAnsi(text: string): string {
