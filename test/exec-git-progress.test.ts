@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExecutionRequest } from "@loop/core";
@@ -84,5 +84,78 @@ describe("gitProgress", () => {
     const request = { prompt: "p" } as ExecutionRequest;
     const result = await executor.execute(request, { signal: new AbortController().signal });
     expect(result).toMatchObject({ success: true, filesChanged: 1 });
+  });
+
+  it("measures against the baseline: a file changed before the run and edited again counts", async () => {
+    const cwd = repository();
+    writeFileSync(join(cwd, "a.txt"), "changed before the run\n");
+    writeFileSync(join(cwd, "new.txt"), "new before the run\n");
+    const probe = gitProgress({ cwd });
+    const snapshot = await probe.before();
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 0, commits: 0 });
+    writeFileSync(join(cwd, "a.txt"), "changed before the run, and again\n");
+    appendFileSync(join(cwd, "new.txt"), "and more\n");
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 2, commits: 0 });
+  });
+
+  it("leaves out the loop's own files, their rotated copies and temporary files", async () => {
+    const cwd = repository();
+    mkdirSync(join(cwd, "sub"));
+    const probe = gitProgress({
+      cwd: join(cwd, "sub"),
+      exclude: [join(cwd, ".claude", "loop", "logs"), "../.claude/loop/status.json"],
+    });
+    const snapshot = await probe.before();
+    mkdirSync(join(cwd, ".claude", "loop", "logs"), { recursive: true });
+    writeFileSync(join(cwd, ".claude", "loop", "logs", "decision.log"), "{}\n");
+    writeFileSync(join(cwd, ".claude", "loop", "status.json"), "{}");
+    writeFileSync(join(cwd, ".claude", "loop", "status.json.1"), "{}");
+    writeFileSync(join(cwd, ".claude", "loop", ".status.json.123.0123456789ab.tmp"), "{}");
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 0, commits: 0 });
+    // An agent that commits them still made no progress with them.
+    git(cwd, "add", "-A");
+    git(cwd, "commit", "-q", "-m", "loop files");
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 0, commits: 1 });
+    writeFileSync(join(cwd, ".claude", "loop", "config.yaml"), "version: 1\n");
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 1, commits: 1 });
+  });
+
+  it("outside git, measures a bounded snapshot of the files with outsideGit: snapshot", async () => {
+    const cwd = temporaryDirectory();
+    writeFileSync(join(cwd, "kept.txt"), "k\n");
+    writeFileSync(join(cwd, "edited.txt"), "e\n");
+    mkdirSync(join(cwd, "node_modules"));
+    const probe = gitProgress({ cwd, outsideGit: "snapshot", exclude: ["status.json"] });
+    const snapshot = await probe.before();
+    expect(snapshot.repositories[0]).toMatchObject({ kind: "tree", truncated: false });
+    writeFileSync(join(cwd, "edited.txt"), "edited, longer\n");
+    writeFileSync(join(cwd, "added.txt"), "a\n");
+    writeFileSync(join(cwd, "status.json"), "{}");
+    writeFileSync(join(cwd, "node_modules", "dependency.js"), "");
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 2, commits: 0 });
+  });
+
+  it("says when the snapshot stopped at maxFiles, and counts changes among the files it saw", async () => {
+    const cwd = temporaryDirectory();
+    for (const name of ["a.txt", "b.txt", "c.txt"]) writeFileSync(join(cwd, name), name);
+    const probe = gitProgress({ cwd, outsideGit: "snapshot", maxFiles: 2 });
+    const snapshot = await probe.before();
+    expect(snapshot.repositories[0]).toMatchObject({ kind: "tree", truncated: true });
+    writeFileSync(join(cwd, "c.txt"), "unseen change");
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 0, commits: 0 });
+    writeFileSync(join(cwd, "a.txt"), "seen change");
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 1, commits: 0 });
+  });
+
+  it("refuses options that are not what it takes", () => {
+    expect(() => gitProgress({ cwd: ".", exclude: [""] })).toThrow(
+      "gitProgress: option `exclude` must be an array of non-empty paths",
+    );
+    expect(() => gitProgress({ cwd: ".", outsideGit: "walk" as never })).toThrow(
+      'gitProgress: option `outsideGit` must be "ignore" or "snapshot", got "walk"',
+    );
+    expect(() => gitProgress({ cwd: ".", maxFiles: 0 })).toThrow(
+      "gitProgress: option `maxFiles` must be a whole number of at least 1, got 0",
+    );
   });
 });

@@ -6,6 +6,7 @@ import { type CodexExecutorOptions, codexExecutor, gitProgress } from "@loop/exe
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCliProcess } from "../cli/support.js";
 import { executionRequest } from "../support/execution-request.js";
+import { initGitRepository } from "../support/git-repository.js";
 import {
   codexConfigToml,
   functionCallOutputs,
@@ -17,7 +18,6 @@ import {
   userMessageTexts,
 } from "./stand-ins/openai-responses-api.js";
 import { type AgentBinary, agentBinary } from "./support/agent-binaries.js";
-import { initGitRepository } from "./support/git-repository.js";
 import { type TempFolder, tempFolder } from "./support/temp-folder.js";
 
 // The real Codex CLI, through the `codexExecutor` preset and through `loop run --executor codex`,

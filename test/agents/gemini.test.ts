@@ -5,6 +5,7 @@ import { type GeminiExecutorOptions, geminiExecutor } from "@loop/exec";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCliProcess } from "../cli/support.js";
 import { executionRequest } from "../support/execution-request.js";
+import { initGitRepository } from "../support/git-repository.js";
 import {
   GEMINI_OFFLINE_SETTINGS,
   type GeminiReply,
@@ -20,7 +21,6 @@ import {
   writeFileReply,
 } from "./stand-ins/gemini-api.js";
 import { type AgentBinary, agentBinary } from "./support/agent-binaries.js";
-import { initGitRepository } from "./support/git-repository.js";
 import { type TempFolder, tempFolder } from "./support/temp-folder.js";
 
 // The real Gemini CLI (test/agents/agent-versions.json) driven by the `geminiExecutor` preset and

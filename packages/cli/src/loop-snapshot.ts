@@ -10,7 +10,7 @@ import {
   readMetrics,
   storyTasks,
 } from "@loop/core";
-import { createStatusFile, type Status } from "@loop/fs";
+import { createStatusFile, type LockHolderReport, type Status } from "@loop/fs";
 import { errorMessage } from "./error-message.js";
 import { readLastEvents } from "./log-tail.js";
 import { type Project, STATUS_FILE_PATH } from "./project.js";
@@ -45,6 +45,11 @@ export interface LoopSnapshot {
   readonly events: readonly DecisionEvent[];
   /** The plan's progress, `null` when the plan cannot be read. */
   readonly progress: PlanProgress | null;
+  /**
+   * Who holds the terminal's lock and whether that process lives: tells a running loop from one
+   * that crashed (`kill -9`) or stopped without exiting. `null` when no lock is held.
+   */
+  readonly lock: LockHolderReport | null;
   /** What could not be read, one line each (shown, never fatal). */
   readonly problems: readonly string[];
 }
@@ -140,5 +145,9 @@ export async function readLoopSnapshot(
   } catch (error) {
     problems.push(errorMessage(error));
   }
-  return { terminalId, state, metrics, status, events, progress, problems };
+  const lock = await project.store.lockHolder(terminalId).catch((error: unknown) => {
+    problems.push(errorMessage(error));
+    return null;
+  });
+  return { terminalId, state, metrics, status, events, progress, lock, problems };
 }

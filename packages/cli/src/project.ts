@@ -7,6 +7,12 @@ import type { CliIo } from "./cli-io.js";
 export const DEFAULT_CONFIG_PATH = ".claude/loop/config.yaml";
 /** Where `loop run` writes `status.json` for monitors, relative to the project folder. */
 export const STATUS_FILE_PATH = ".claude/loop/status.json";
+/**
+ * The project's state root unless `--state-dir` or `LOOP_STATE_DIR` names another, relative to
+ * the project folder: state is kept per project, and per terminal inside it
+ * (`<root>/terminals/<terminal id>/`).
+ */
+export const STATE_DIR_PATH = ".claude/loop/state";
 
 /** The options every command that touches a project shares. */
 export const PROJECT_OPTIONS = {
@@ -18,7 +24,7 @@ export const PROJECT_OPTIONS = {
 /** The help lines of {@link PROJECT_OPTIONS}. */
 export const PROJECT_OPTIONS_HELP = [
   `  --config <file>        Config file (default ${DEFAULT_CONFIG_PATH}; missing is fine)`,
-  "  --state-dir <dir>      State root (default $LOOP_STATE_DIR, else ~/.claude/state)",
+  `  --state-dir <dir>      State root (default $LOOP_STATE_DIR, else ${STATE_DIR_PATH})`,
   "  --terminal-id <id>     Terminal whose state to use (default $LOOP_TERMINAL_ID, else the",
   "                         terminal's own id: tmux pane, kitty window, …)",
 ].join("\n");
@@ -33,6 +39,11 @@ export interface Project {
   readonly configGiven: boolean;
   /** The state store. */
   readonly store: FileStateStore;
+  /**
+   * Whether `--state-dir` or `LOOP_STATE_DIR` chose the state root (a root other projects may
+   * share); otherwise it is the project's own {@link STATE_DIR_PATH}.
+   */
+  readonly stateGiven: boolean;
   /** The terminal id: `--terminal-id`, else from the environment. */
   readonly terminalId: string;
   /** Whether `--terminal-id` (or `LOOP_TERMINAL_ID`) chose it. */
@@ -51,17 +62,18 @@ export function openProject(
   const stateDir =
     typeof values["state-dir"] === "string" ? values["state-dir"] : io.env.LOOP_STATE_DIR;
   const terminal = typeof values["terminal-id"] === "string" ? values["terminal-id"] : undefined;
-  const root =
-    stateDir === undefined || stateDir === ""
-      ? undefined
-      : stateDir.startsWith("~")
-        ? stateDir
-        : at(stateDir);
+  const stateGiven = stateDir !== undefined && stateDir !== "";
+  const root = !stateGiven
+    ? at(STATE_DIR_PATH)
+    : stateDir.startsWith("~")
+      ? stateDir
+      : at(stateDir);
   return {
     cwd: io.cwd,
     configPath: at(config ?? DEFAULT_CONFIG_PATH),
     configGiven: config !== undefined,
     store: createFileStateStore({ root }),
+    stateGiven,
     terminalId: terminal ?? getTerminalId(io.env),
     terminalGiven: terminal !== undefined || (io.env.LOOP_TERMINAL_ID ?? "") !== "",
     resolve: at,

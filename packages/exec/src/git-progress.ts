@@ -1,13 +1,29 @@
 import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { progressExclusions } from "./progress-exclusions.js";
+import { fileFingerprint, snapshotTree } from "./tree-snapshot.js";
 
-/** The state of one repository before a run. */
+/** The state of one directory before a run. */
 export interface GitRepositorySnapshot {
-  /** The repository's working directory. */
+  /** The directory (a repository's working directory, or any folder). */
   readonly cwd: string;
+  /**
+   * How it is measured: `git` (a repository), `tree` (a folder outside git, by a bounded
+   * snapshot of its files, with `outsideGit: "snapshot"`) or `none` (outside git, not measured).
+   */
+  readonly kind: "git" | "tree" | "none";
   /** `HEAD`'s commit before the run; `null` when not a repository or no commit yet. */
   readonly head: string | null;
-  /** Paths `git status --porcelain` listed before the run, with their status line. */
+  /** Paths `git status --porcelain` listed before the run, with their status code. */
   readonly status: ReadonlyMap<string, string>;
+  /**
+   * The fingerprint (size, modification time) of every path in {@link status} — or, for a
+   * `tree`, of every file seen — so a file the agent edits further is seen even when its
+   * status code stays the same (` M` before and after).
+   */
+  readonly fingerprints: ReadonlyMap<string, string>;
+  /** Whether a `tree` snapshot stopped at `maxFiles`, so changes past it go unseen. */
+  readonly truncated: boolean;
 }
 
 /** What {@link GitProgress.before} returns: one snapshot per directory. */
@@ -18,7 +34,7 @@ export interface GitProgressSnapshot {
 
 /** What changed between {@link GitProgress.before} and {@link GitProgress.after}. */
 export interface GitProgressResult {
-  /** Files changed: working-tree status differences plus files touched by new commits. */
+  /** Files changed: working-tree changes plus files touched by new commits. */
   readonly filesChanged: number;
   /** Commits made since the snapshot. */
   readonly commits: number;
@@ -26,44 +42,80 @@ export interface GitProgressResult {
 
 /** Measures progress of a run in one or more git repositories. */
 export interface GitProgress {
-  /** Takes a snapshot before the run. */
+  /** Takes a snapshot before the run: the baseline the run's changes are measured against. */
   before(): Promise<GitProgressSnapshot>;
   /** Compares the repositories with `snapshot`. */
   after(snapshot: GitProgressSnapshot): Promise<GitProgressResult>;
 }
 
-/** Options of {@link gitProgress}: one directory or several. */
-export type GitProgressOptions =
-  | { readonly cwd: string; readonly cwds?: undefined }
-  | { readonly cwds: readonly string[]; readonly cwd?: undefined };
+/** Options of {@link gitProgress} besides the directories. */
+export interface GitProgressSettings {
+  /**
+   * Files and folders the loop itself writes (absolute, or relative to the directory): its
+   * state, logs and `status.json`. Changes to them — and to their rotated copies and atomic
+   * writes' temporary files beside them — are never progress. Default: none.
+   */
+  readonly exclude?: readonly string[] | undefined;
+  /**
+   * A directory that is not a git repository: `ignore` (the default) counts no change there;
+   * `snapshot` compares a bounded snapshot of its files (size and modification time).
+   */
+  readonly outsideGit?: "ignore" | "snapshot" | undefined;
+  /** The most files a `snapshot` fingerprints. Default 20,000. */
+  readonly maxFiles?: number | undefined;
+}
+
+/** Options of {@link gitProgress}: one directory or several, and {@link GitProgressSettings}. */
+export type GitProgressOptions = GitProgressSettings &
+  (
+    | { readonly cwd: string; readonly cwds?: undefined }
+    | { readonly cwds: readonly string[]; readonly cwd?: undefined }
+  );
+
+/** The default of {@link GitProgressSettings.maxFiles}. */
+const DEFAULT_MAX_FILES = 20_000;
 
 /**
- * A git progress probe for {@link CommandExecutorOptions.progress}. `git` runs through
- * `execFile` (no shell). A directory that is not a repository, or a machine without git,
- * counts zero changes, never an error.
+ * A progress probe for {@link CommandExecutorOptions.progress}: what a run changed against the
+ * baseline taken before it — commits, and committed, staged, unstaged and new files — leaving
+ * out the loop's own files. `git` runs through `execFile` (no shell). A directory that is not
+ * a repository, or a machine without git, counts zero changes (or, with
+ * `outsideGit: "snapshot"`, the changes a bounded file snapshot shows), never an error.
  *
- * @param options - `cwd`, or `cwds` for several repositories.
+ * @param options - `cwd`, or `cwds` for several repositories, and {@link GitProgressSettings}.
  * @returns the probe.
  * @throws {TypeError} "gitProgress: Missing required option `cwd` or `cwds`".
  * @example
  * ```ts
- * const executor = new CommandExecutor({ command: "codex", progress: gitProgress({ cwd: "." }) });
+ * const executor = new CommandExecutor({
+ *   command: "codex",
+ *   progress: gitProgress({ cwd: ".", exclude: [".claude/loop/logs"], outsideGit: "snapshot" }),
+ * });
  * ```
  */
 export function gitProgress(options: GitProgressOptions): GitProgress {
   const directories = readDirectories(options);
+  const settings = readSettings(options);
   return {
     async before() {
-      return { repositories: await Promise.all(directories.map(snapshotRepository)) };
+      const snapshots = directories.map((cwd) => snapshotDirectory(cwd, settings));
+      return { repositories: await Promise.all(snapshots) };
     },
     async after(snapshot) {
-      const results = await Promise.all(snapshot.repositories.map(compareRepository));
+      const compared = snapshot.repositories.map((item) => compareDirectory(item, settings));
+      const results = await Promise.all(compared);
       return {
         filesChanged: results.reduce((total, result) => total + result.filesChanged, 0),
         commits: results.reduce((total, result) => total + result.commits, 0),
       };
     },
   };
+}
+
+interface Settings {
+  readonly exclude: readonly string[];
+  readonly outsideGit: "ignore" | "snapshot";
+  readonly maxFiles: number;
 }
 
 function readDirectories(options: GitProgressOptions | null | undefined): readonly string[] {
@@ -78,6 +130,31 @@ function readDirectories(options: GitProgressOptions | null | undefined): readon
   return cwds;
 }
 
+function readSettings(options: GitProgressSettings): Settings {
+  const exclude = options.exclude ?? [];
+  if (
+    !Array.isArray(exclude) ||
+    !exclude.every((path) => typeof path === "string" && path !== "")
+  ) {
+    throw new TypeError(
+      `gitProgress: option \`exclude\` must be an array of non-empty paths, got ${JSON.stringify(exclude)}`,
+    );
+  }
+  const outsideGit = options.outsideGit ?? "ignore";
+  if (outsideGit !== "ignore" && outsideGit !== "snapshot") {
+    throw new TypeError(
+      `gitProgress: option \`outsideGit\` must be "ignore" or "snapshot", got ${JSON.stringify(outsideGit)}`,
+    );
+  }
+  const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
+  if (!Number.isSafeInteger(maxFiles) || maxFiles < 1) {
+    throw new TypeError(
+      `gitProgress: option \`maxFiles\` must be a whole number of at least 1, got ${String(maxFiles)}`,
+    );
+  }
+  return { exclude, outsideGit, maxFiles };
+}
+
 /** Runs git; `null` on any failure (no git, not a repository, no commit). */
 function git(cwd: string, args: readonly string[]): Promise<string | null> {
   return new Promise((resolve) => {
@@ -90,7 +167,11 @@ function git(cwd: string, args: readonly string[]): Promise<string | null> {
   });
 }
 
-async function readStatus(cwd: string): Promise<Map<string, string>> {
+/** `git status` as path → status code, leaving out `excluded` paths. */
+async function readStatus(
+  cwd: string,
+  excluded: (path: string) => boolean,
+): Promise<Map<string, string>> {
   const output = await git(cwd, ["status", "--porcelain", "-z", "--untracked-files=all"]);
   const status = new Map<string, string>();
   if (output === null) return status;
@@ -99,7 +180,8 @@ async function readStatus(cwd: string): Promise<Map<string, string>> {
     const entry = entries[index] ?? "";
     if (entry.length < 4) continue;
     const code = entry.slice(0, 2);
-    status.set(entry.slice(3), code);
+    const path = entry.slice(3);
+    if (!excluded(path)) status.set(path, code);
     // A rename or copy is followed by its source path.
     if (code.startsWith("R") || code.startsWith("C")) index++;
   }
@@ -110,16 +192,71 @@ async function readHead(cwd: string): Promise<string | null> {
   return (await git(cwd, ["rev-parse", "--verify", "-q", "HEAD"]))?.trim() || null;
 }
 
-async function snapshotRepository(cwd: string): Promise<GitRepositorySnapshot> {
-  const [head, status] = await Promise.all([readHead(cwd), readStatus(cwd)]);
-  return { cwd, head, status };
+/** The repository's top level (status paths are relative to it); `null` outside git. */
+async function readTopLevel(cwd: string): Promise<string | null> {
+  return (await git(cwd, ["rev-parse", "--show-toplevel"]))?.trim() || null;
 }
 
-async function compareRepository(before: GitRepositorySnapshot): Promise<GitProgressResult> {
-  const [head, status] = await Promise.all([readHead(before.cwd), readStatus(before.cwd)]);
+async function fingerprintsOf(top: string, paths: Iterable<string>): Promise<Map<string, string>> {
+  const list = [...paths];
+  const prints = await Promise.all(list.map((path) => fileFingerprint(join(top, path))));
+  return new Map(list.map((path, index) => [path, prints[index] ?? "missing"]));
+}
+
+async function snapshotDirectory(cwd: string, settings: Settings): Promise<GitRepositorySnapshot> {
+  const top = await readTopLevel(cwd);
+  if (top === null) {
+    const empty = { cwd, head: null, status: new Map(), fingerprints: new Map() };
+    if (settings.outsideGit === "ignore") return { ...empty, kind: "none", truncated: false };
+    const tree = await snapshotTree(
+      cwd,
+      progressExclusions(cwd, cwd, settings.exclude),
+      settings.maxFiles,
+    );
+    return { ...empty, kind: "tree", fingerprints: tree.files, truncated: tree.truncated };
+  }
+  const excluded = progressExclusions(cwd, top, settings.exclude);
+  const [head, status] = await Promise.all([readHead(cwd), readStatus(cwd, excluded)]);
+  const fingerprints = await fingerprintsOf(top, status.keys());
+  return { cwd, kind: "git", head, status, fingerprints, truncated: false };
+}
+
+/** The paths whose entry differs between two maps (present in one only, or changed). */
+function differing(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+  into: Set<string>,
+): void {
+  for (const path of new Set([...before.keys(), ...after.keys()])) {
+    if (before.get(path) !== after.get(path)) into.add(path);
+  }
+}
+
+async function compareDirectory(
+  before: GitRepositorySnapshot,
+  settings: Settings,
+): Promise<GitProgressResult> {
+  if (before.kind === "none") return { filesChanged: 0, commits: 0 };
   const changed = new Set<string>();
-  for (const path of new Set([...before.status.keys(), ...status.keys()])) {
-    if (before.status.get(path) !== status.get(path)) changed.add(path);
+  if (before.kind === "tree") {
+    const excluded = progressExclusions(before.cwd, before.cwd, settings.exclude);
+    const tree = await snapshotTree(before.cwd, excluded, settings.maxFiles);
+    const seen = before.truncated
+      ? new Map([...tree.files].filter(([path]) => before.fingerprints.has(path)))
+      : tree.files;
+    differing(before.fingerprints, seen, changed);
+    return { filesChanged: changed.size, commits: 0 };
+  }
+  const top = (await readTopLevel(before.cwd)) ?? before.cwd;
+  const excluded = progressExclusions(before.cwd, top, settings.exclude);
+  const [head, status] = await Promise.all([
+    readHead(before.cwd),
+    readStatus(before.cwd, excluded),
+  ]);
+  differing(before.status, status, changed);
+  const fingerprints = await fingerprintsOf(top, status.keys());
+  for (const [path, print] of fingerprints) {
+    if (before.fingerprints.has(path) && before.fingerprints.get(path) !== print) changed.add(path);
   }
   let commits = 0;
   if (head !== null && head !== before.head) {
@@ -127,7 +264,9 @@ async function compareRepository(before: GitRepositorySnapshot): Promise<GitProg
     const count = await git(before.cwd, ["rev-list", "--count", ...range]);
     commits = Number.parseInt(count ?? "0", 10) || 0;
     const files = await git(before.cwd, ["log", "--format=", "--name-only", "-z", ...range]);
-    for (const path of (files ?? "").split(/[\0\n]/)) if (path !== "") changed.add(path);
+    for (const path of (files ?? "").split(/[\0\n]/)) {
+      if (path !== "" && !excluded(path)) changed.add(path);
+    }
   }
   return { filesChanged: changed.size, commits };
 }

@@ -15,6 +15,7 @@ export type {
   GitProgress,
   GitProgressOptions,
   GitProgressResult,
+  GitProgressSettings,
   GitProgressSnapshot,
   GitRepositorySnapshot,
 } from "./git-progress.js";

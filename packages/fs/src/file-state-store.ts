@@ -1,6 +1,8 @@
 import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
+import { hostname } from "node:os";
 import {
   isSafeTerminalId,
+  type LockHolder,
   type LockOptions,
   type StateDocumentKey,
   type StateLock,
@@ -14,7 +16,9 @@ import { syncDirectory } from "./atomic-write-durable.js";
 import { errorCodeOf } from "./atomic-write-error-code.js";
 import { runExclusively } from "./atomic-write-queue.js";
 import { acquireFileLock } from "./file-lock.js";
+import { parseLockHolder } from "./file-lock-holder.js";
 import { resolveStateRoot, type StatePaths, statePaths } from "./file-state-store-paths.js";
+import { isProcessAlive } from "./process-alive.js";
 
 /** Options of {@link createFileStateStore}. */
 export interface FileStateStoreOptions {
@@ -42,6 +46,23 @@ export interface FileStateStore extends StateStore {
    * not exist yet): for tools that look across terminals, such as `loop status` and `loop monitor`.
    */
   terminals(): Promise<string[]>;
+  /**
+   * Who holds a terminal's lock, and whether that process still lives, without taking it: for
+   * tools that tell a running loop from one that crashed (`loop status` after a `kill -9`).
+   * `null` when no lock file exists (no loop holds the terminal).
+   */
+  lockHolder(terminalId: string): Promise<LockHolderReport | null>;
+}
+
+/** What {@link FileStateStore.lockHolder} finds in a terminal's lock file. */
+export interface LockHolderReport {
+  /** The holder the lock file names; `null` when the file is unreadable (cut short, not JSON). */
+  readonly holder: LockHolder | null;
+  /**
+   * Whether the holder still runs: `true` or `false` for a process on this host (its pid
+   * checked), `null` when that cannot be told (a holder on another host, or an unreadable lock).
+   */
+  readonly alive: boolean | null;
 }
 
 /**
@@ -104,7 +125,21 @@ export function createFileStateStore(options?: FileStateStoreOptions | null): Fi
     lock: (terminalId, lockOptions) =>
       lockTerminal(paths, terminalId, otherHostMaxAgeMs, lockOptions),
     terminals: () => listTerminals(paths),
+    lockHolder: (terminalId) => readLockHolder(paths.lock(terminalId)),
   };
+}
+
+async function readLockHolder(lockPath: string): Promise<LockHolderReport | null> {
+  let text: string;
+  try {
+    text = await readFile(lockPath, "utf8");
+  } catch (error) {
+    if (errorCodeOf(error) === "ENOENT") return null;
+    throw failure("read the lock", lockPath, error);
+  }
+  const holder = parseLockHolder(text);
+  if (holder === null) return { holder, alive: null };
+  return { holder, alive: holder.host === hostname() ? isProcessAlive(holder.pid) : null };
 }
 
 async function listTerminals(paths: StatePaths): Promise<string[]> {

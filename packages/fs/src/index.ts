@@ -12,6 +12,7 @@ export {
   createFileStateStore,
   type FileStateStore,
   type FileStateStoreOptions,
+  type LockHolderReport,
 } from "./file-state-store.js";
 export {
   createJsonlLogger,

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach } from "vitest";
+import { initGitRepository } from "../../support/git-repository.js";
 import {
   type AnthropicStandIn,
   type AnthropicStandInOptions,
   startAnthropicStandIn,
 } from "../stand-ins/anthropic-api.js";
-import { initGitRepository } from "./git-repository.js";
 import { type TempFolder, tempFolder } from "./temp-folder.js";
 
 /** What each test of a Claude Code file gets: a HOME, a project and the API stand-in. */

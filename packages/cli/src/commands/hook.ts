@@ -34,7 +34,7 @@ state store between stops, under the terminal id ralph-<session_id>.
 
 Options:
   --config <file>    Config file (default ${DEFAULT_CONFIG_PATH}; missing is fine)
-  --state-dir <dir>  State root (default $LOOP_STATE_DIR, else ~/.claude/state)
+  --state-dir <dir>  State root (default $LOOP_STATE_DIR, else .claude/loop/state)
   -h, --help         Show this help
 
 Exit codes: always 0 when run by Claude Code, also when the input, the state file or the

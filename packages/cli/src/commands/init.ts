@@ -8,6 +8,7 @@ import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
 import { CLI_EXIT_CODES } from "../exit-codes.js";
 import { normalizeHookArgument, readHookMode } from "../init/hook-argument.js";
+import { ignoreLoopFiles } from "../init/ignore-loop-files.js";
 import { installStopHook, type StopHookInstall } from "../init/install-stop-hook.js";
 import type { ScaffoldOutcome } from "../init/scaffold-file.js";
 import { type ScaffoldedFile, scaffoldProject } from "../init/scaffold-project.js";
@@ -40,6 +41,9 @@ Scaffolds a project for the loop:
                                     (# yaml-language-server: $schema=./config.schema.json)
                                     points editors at: completion and checks as you type,
                                     offline, for the schema of the installed version
+  .gitignore                        lines that keep what \`loop run\` writes out of git: the
+                                    state (.claude/loop/state/), the logs (.claude/loop/logs/)
+                                    and .claude/loop/status.json; existing lines are kept
 
 Existing files are kept (reported as "kept"), so running init again is safe and exits 0;
 --force overwrites them. The schema is generated, so it is always brought up to date.
@@ -165,6 +169,15 @@ async function init(args: readonly string[], io: CliIo): Promise<number> {
     force: values.force === true,
   });
   for (const file of files) reportFile(io, style, file);
+  const ignored = await ignoreLoopFiles(io.cwd);
+  const ignoreNote =
+    ignored.outcome === "unchanged"
+      ? " (already ignores the loop's state, logs and status.json)"
+      : ` (ignores the loop's state, logs and status.json: ${ignored.added.join(" ")})`;
+  io.stdout.write(
+    `${outcomeWord(ignored.outcome, style)} ${displayPath(io.cwd, ignored.path)}${ignoreNote}
+`,
+  );
   const hookSetup = hook === null ? null : await hookSettings(io, configPath);
   if (hook === "install" && hookSetup !== null) {
     if (hookSetup.choice.kind === "none") {

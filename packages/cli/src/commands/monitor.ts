@@ -12,6 +12,7 @@ import {
   PROJECT_OPTIONS,
   PROJECT_OPTIONS_HELP,
 } from "../project.js";
+import { adoptProjectState } from "../state/adopt-project-state.js";
 import { createStyle } from "../style.js";
 import { UsageError } from "../usage-error.js";
 
@@ -75,6 +76,7 @@ async function monitor(args: readonly string[], io: CliIo): Promise<number> {
     );
   }
   const project = openProject(io, values);
+  await adoptProjectState("monitor", project, io);
   const config = await loadProjectConfig(project);
   if (!once) return runLiveMonitor({ io, project, config, eventCount });
   const snapshot = await readLoopSnapshot(project, config, { eventCount });

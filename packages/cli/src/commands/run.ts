@@ -24,6 +24,7 @@ import { AGENT_INSTALL_HINTS, createExecutor } from "../run/create-executor.js";
 import { printDryRun, printDryRunJson } from "../run/dry-run.js";
 import { exitCodeFor } from "../run/exit-code.js";
 import { findExecutable } from "../run/find-executable.js";
+import { loopFiles } from "../run/loop-files.js";
 import { emitJsonEvents, emitJsonResult } from "../run/json-events.js";
 import {
   createPlainDisplay,
@@ -35,6 +36,8 @@ import { EXECUTOR_NAMES, type ExecutorName, RUN_OPTIONS } from "../run/run-optio
 import { trackRun } from "../run/run-tracker.js";
 import { createStatusWriter, statusOf } from "../run/status-writer.js";
 import { stopOnSignals } from "../run/stop-on-signals.js";
+import { adoptProjectState } from "../state/adopt-project-state.js";
+import { checkStateOwner } from "../state/check-state-owner.js";
 import { createStyle } from "../style.js";
 import { UsageError } from "../usage-error.js";
 
@@ -126,6 +129,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const config = await loadProjectConfig(project);
   const planPath = project.resolve(positionals[0] ?? config.plans.default_plan);
   await checkPlanFile(planPath, project.cwd);
+  await adoptProjectState("run", project, io);
+  await checkStateOwner(project, planPath);
   const promptPath = textOption(values.prompt);
   const template = await readPromptTemplate(
     promptPath === undefined ? undefined : project.resolve(promptPath),
@@ -139,6 +144,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     promptVia: textOption(values["prompt-via"]),
     extraArgs,
     cwd: project.cwd,
+    ownFiles: loopFiles(project, config),
     permissionMode: textOption(values["permission-mode"]),
     skipPermissions: values["dangerously-skip-permissions"] === true,
   });

@@ -11,6 +11,7 @@ import {
   PROJECT_OPTIONS,
   PROJECT_OPTIONS_HELP,
 } from "../project.js";
+import { adoptProjectState } from "../state/adopt-project-state.js";
 import { createStyle, type Style } from "../style.js";
 
 const HELP = `Usage: loop status [options]
@@ -45,9 +46,21 @@ function runLine(snapshot: LoopSnapshot): string {
   const run = snapshot.state?.run;
   if (!run) return "not started";
   if (run.status === "exited") return `exited: ${run.exit_reason ?? "unknown"}`;
-  return snapshot.status?.status === "paused"
-    ? "running (waiting)"
-    : "running (or stopped without exiting)";
+  return notExitedLine(snapshot);
+}
+
+/** A run that has not exited: running, crashed, or stopped without a word (from the lock). */
+function notExitedLine(snapshot: LoopSnapshot): string {
+  const { lock } = snapshot;
+  const resume = "`loop run` resumes it";
+  if (lock === null) return `stopped without exiting (no loop holds this terminal); ${resume}`;
+  const pid = lock.holder === null ? "" : `pid ${lock.holder.pid}`;
+  if (lock.alive === false) return `crashed (${pid} gone); ${resume}`;
+  const waiting = snapshot.status?.status === "paused" ? "waiting" : "running";
+  if (lock.alive === true) return `${waiting} (${pid})`;
+  const where =
+    lock.holder === null ? "the lock file is unreadable" : `${pid} on ${lock.holder.host}`;
+  return `${waiting} (${where})`;
 }
 
 function lines(snapshot: LoopSnapshot, stateRoot: string, style: Style, now: number): string[] {
@@ -108,6 +121,7 @@ async function status(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs("status", args, OPTIONS, 0);
   const eventCount = countOption("status", "events", values.events) ?? 5;
   const project = openProject(io, values);
+  await adoptProjectState("status", project, io);
   const config = await loadProjectConfig(project);
   const snapshot = await readLoopSnapshot(project, config, { eventCount });
   if (values.json === true) {

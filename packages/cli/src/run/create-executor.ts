@@ -41,6 +41,11 @@ export interface ExecutorSettings {
   readonly extraArgs: readonly string[];
   /** The project folder: the agent's working directory and the repository git progress reads. */
   readonly cwd: string;
+  /**
+   * What the loop itself writes (state, logs, `status.json`), absolute or relative to `cwd`:
+   * never counted as the agent's progress.
+   */
+  readonly ownFiles?: readonly string[] | undefined;
   /** `--permission-mode` (Claude Code). */
   readonly permissionMode?: string | undefined;
   /** `--dangerously-skip-permissions` (Claude Code), only when given. */
@@ -83,14 +88,26 @@ function commandExecutor(settings: ExecutorSettings): CommandExecutor {
     promptVia,
     cwd: settings.cwd,
     onLine: settings.onLine,
-    progress: gitProgress({ cwd: settings.cwd }),
+    progress: projectProgress(settings),
+  });
+}
+
+/**
+ * Progress in the project folder: the agent's changes against a baseline taken before each
+ * run, in git or (outside git) by a bounded snapshot of the files, the loop's own files left out.
+ */
+function projectProgress(settings: ExecutorSettings) {
+  return gitProgress({
+    cwd: settings.cwd,
+    exclude: settings.ownFiles ?? [],
+    outsideGit: "snapshot",
   });
 }
 
 /**
  * The executor `loop run --executor <name>` runs: Claude Code (default), a preset (Codex,
  * Gemini CLI, Aider, Amp) or any command. Each runs in the project folder, never through a
- * shell, with git progress measured in the project folder.
+ * shell, with its progress measured in the project folder (see `projectProgress`).
  *
  * @throws {UsageError} for `command` without a usable `--cmd`, or options the agent does not take.
  */
@@ -98,7 +115,7 @@ export function createExecutor(settings: ExecutorSettings): CliExecutor {
   const common = {
     cwd: settings.cwd,
     onLine: settings.onLine,
-    progress: gitProgress({ cwd: settings.cwd }),
+    progress: projectProgress(settings),
   };
   if (
     settings.name !== "claude" &&

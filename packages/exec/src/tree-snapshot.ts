@@ -1,0 +1,69 @@
+import type { Dirent } from "node:fs";
+import { lstat, readdir } from "node:fs/promises";
+import { join } from "node:path";
+
+/** Folders a tree snapshot never enters: version-control data and installed dependencies. */
+const SKIPPED_FOLDERS = new Set([".git", ".hg", ".svn", "node_modules"]);
+
+/** A bounded picture of a folder's files, taken by {@link snapshotTree}. */
+export interface TreeSnapshot {
+  /** Each file's path (relative, `/`-separated) and fingerprint (size and modification time). */
+  readonly files: ReadonlyMap<string, string>;
+  /** Whether the walk stopped at its bound, so files past it are not seen. */
+  readonly truncated: boolean;
+}
+
+/**
+ * The fingerprint of one file: its size and modification time, or `missing`. Writing a file
+ * changes its modification time, so an edit is seen without reading the content.
+ *
+ * @param path - the file, absolute.
+ */
+export async function fileFingerprint(path: string): Promise<string> {
+  try {
+    const stats = await lstat(path);
+    return `${stats.size}:${stats.mtimeMs}:${stats.mode}`;
+  } catch {
+    return "missing";
+  }
+}
+
+async function entriesOf(folder: string): Promise<Dirent[]> {
+  try {
+    return (await readdir(folder, { withFileTypes: true })).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Walks `cwd` (breadth first, names sorted, symbolic links not followed, `.git` and
+ * `node_modules` skipped) and fingerprints up to `maxFiles` files, for progress outside git.
+ *
+ * @param cwd - the folder.
+ * @param excluded - paths (relative to `cwd`) to leave out: the loop's own files.
+ * @param maxFiles - the bound; a larger tree is `truncated`.
+ */
+export async function snapshotTree(
+  cwd: string,
+  excluded: (path: string) => boolean,
+  maxFiles: number,
+): Promise<TreeSnapshot> {
+  const files = new Map<string, string>();
+  const queue = [""];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    for (const entry of await entriesOf(join(cwd, next))) {
+      const path = next === "" ? entry.name : `${next}/${entry.name}`;
+      if (excluded(path)) continue;
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name)) queue.push(path);
+        continue;
+      }
+      if (files.size >= maxFiles) return { files, truncated: true };
+      files.set(path, await fileFingerprint(join(cwd, path)));
+    }
+  }
+  return { files, truncated: false };
+}

@@ -1,0 +1,222 @@
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { initGitRepository } from "../support/git-repository.js";
+import { type CliRun, LOOP_BIN, runCliProcess } from "./support.js";
+
+// Real projects, run the way a user runs them: real git repositories, the default state
+// location (no LOOP_STATE_DIR, no LOOP_TERMINAL_ID), and two projects on one machine, one HOME.
+
+const DEMO_AGENT = fileURLToPath(
+  new URL("../../examples/cli-tour/demo-agent.mjs", import.meta.url),
+);
+
+/** An agent that reads its prompt and answers without changing anything. */
+const IDLE_AGENT = `for await (const _ of process.stdin);
+console.log("I looked at the task and will get to it.");
+`;
+
+/** An agent that writes its pid to agent.pid and then works for up to a minute. */
+const SLOW_AGENT = `import { writeFileSync } from "node:fs";
+writeFileSync("agent.pid", String(process.pid));
+setTimeout(() => {}, 60_000);
+`;
+
+/** An agent that adds a line to notes.md every run, and changes nothing else. */
+const NOTE_AGENT = `import { appendFileSync } from "node:fs";
+for await (const _ of process.stdin);
+appendFileSync("notes.md", "one more note\\n");
+console.log("Added a note.");
+`;
+
+const PLAN = `# Plan
+
+## Tasks
+- [ ] TASK-001 Write the parser
+- [ ] TASK-002 Write the printer
+`;
+
+let machine: string;
+let home: string;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  machine = await mkdtemp(join(tmpdir(), "loop-projects-"));
+  home = join(machine, "home");
+  await mkdir(home);
+  await writeFile(join(machine, "idle-agent.mjs"), IDLE_AGENT);
+  await writeFile(join(machine, "note-agent.mjs"), NOTE_AGENT);
+  await writeFile(join(machine, "slow-agent.mjs"), SLOW_AGENT);
+  // A plain terminal: no multiplexer or terminal-program variables, no loop variables.
+  env = { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1" };
+});
+
+afterEach(async () => {
+  await rm(machine, { recursive: true, force: true });
+});
+
+/** A git repository with `plan.md` committed, as a user's project is. */
+async function gitProject(name: string, files: Record<string, string> = {}): Promise<string> {
+  const dir = join(machine, name);
+  await mkdir(dir);
+  await initGitRepository(dir, { "plan.md": PLAN, ...files }, env);
+  return dir;
+}
+
+const loop = (dir: string, args: readonly string[]): Promise<CliRun> =>
+  runCliProcess(args, dir, env);
+const agent = (name: string) => ["--cmd", `node ${join(machine, name)}`];
+const stateFile = (dir: string) =>
+  join(dir, ".claude", "loop", "state", "terminals", "default", "loop_state.json");
+const readState = (dir: string) => JSON.parse(readFileSync(stateFile(dir), "utf8"));
+const gitStatus = (dir: string) =>
+  execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], {
+    cwd: dir,
+    encoding: "utf8",
+  });
+
+describe("state per project", { timeout: 120_000 }, () => {
+  it("two projects in one terminal never share state", async () => {
+    const stuck = await gitProject("stuck");
+    const fresh = await gitProject("fresh");
+    const first = await loop(stuck, ["run", ...agent("idle-agent.mjs")]);
+    expect(first.stderr).toContain("exit: circuit_open");
+    expect(readState(stuck).circuit_breaker.state).toBe("OPEN");
+
+    // The second project starts from nothing: its own plan, iteration 1, a closed breaker.
+    const status = await loop(fresh, ["status"]);
+    expect(status.stdout).not.toContain(join(stuck, "plan.md"));
+    const second = await loop(fresh, ["run", "--cmd", `node ${DEMO_AGENT}`]);
+    expect(second.stderr).toContain("iteration 1: TASK-001");
+    expect(second.stderr).toContain("exit: all_tasks_complete");
+    expect(second.code).toBe(0);
+    expect(readState(fresh).loop_metadata.plan_path).toBe(join(fresh, "plan.md"));
+    // Nothing is kept in the home folder any more.
+    expect(existsSync(join(home, ".claude", "state"))).toBe(false);
+    // And the first project's state is still its own.
+    expect(readState(stuck).circuit_breaker.state).toBe("OPEN");
+  });
+
+  it("moves a project's state from ~/.claude/state and leaves another project's there", async () => {
+    const mine = await gitProject("mine");
+    const other = await gitProject("other");
+    // An earlier version ran `mine` in this terminal: its state is in the seed's home layout.
+    await loop(mine, ["run", ...agent("idle-agent.mjs"), "--max-iterations", "2"]);
+    const homeFolder = join(home, ".claude", "state", "terminals", "default");
+    await mkdir(join(home, ".claude", "state", "terminals"), { recursive: true });
+    await cp(join(mine, ".claude", "loop", "state", "terminals", "default"), homeFolder, {
+      recursive: true,
+    });
+    await rm(join(mine, ".claude", "loop", "state"), { recursive: true });
+
+    // Another project does not take it …
+    const elsewhere = await loop(other, ["status"]);
+    expect(elsewhere.stderr).not.toContain("moved");
+    expect(existsSync(join(homeFolder, "loop_state.json"))).toBe(true);
+    // … its own project does, and resumes where it was.
+    const resumed = await loop(mine, ["run", ...agent("note-agent.mjs"), "--max-iterations", "3"]);
+    expect(resumed.stderr).toContain(`moved this project's state from ${homeFolder}/`);
+    expect(resumed.stderr).toContain("iteration 3: TASK-001");
+    expect(resumed.stderr).toContain("exit: max_iterations");
+    expect(existsSync(homeFolder)).toBe(false);
+    expect(readState(mine).loop_metadata.iterations).toBe(3);
+  });
+
+  it("refuses another project's state in a shared state root", async () => {
+    const first = await gitProject("first");
+    const second = await gitProject("second");
+    const shared = { ...env, LOOP_STATE_DIR: join(home, ".claude", "state") };
+    await runCliProcess(["run", ...agent("idle-agent.mjs")], first, shared);
+    const refused = await runCliProcess(["run", "--cmd", `node ${DEMO_AGENT}`], second, shared);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `the state of terminal "default" in ${join(home, ".claude", "state")} belongs to another project (its plan is ${join(first, "plan.md")})`,
+    );
+    expect(readFileSync(join(second, "plan.md"), "utf8")).toBe(PLAN);
+  });
+
+  it("loop init keeps what the loop writes out of git", async () => {
+    const dir = await gitProject("app", { ".gitignore": "node_modules/\n" });
+    const init = await loop(dir, ["init"]);
+    expect(init.stdout).toMatch(/updated\s+\.gitignore/);
+    execFileSync("git", ["add", "-A"], { cwd: dir });
+    execFileSync(
+      "git",
+      ["-c", "user.name=t", "-c", "user.email=t@example.test", "commit", "-qm", "loop"],
+      { cwd: dir },
+    );
+    await loop(dir, ["run", ...agent("idle-agent.mjs"), "--max-iterations", "2"]);
+    // State, logs and status.json exist, and git sees none of them.
+    expect(existsSync(stateFile(dir))).toBe(true);
+    expect(existsSync(join(dir, ".claude", "loop", "status.json"))).toBe(true);
+    expect(gitStatus(dir)).toBe("");
+    const ignore = await readFile(join(dir, ".gitignore"), "utf8");
+    expect(ignore.startsWith("node_modules/\n")).toBe(true);
+    // Running init again adds nothing twice.
+    expect((await loop(dir, ["init"])).stdout).toMatch(/unchanged\s+\.gitignore/);
+    expect(await readFile(join(dir, ".gitignore"), "utf8")).toBe(ignore);
+  });
+});
+
+describe("loop status after a crash", { timeout: 60_000 }, () => {
+  it("says the loop crashed, with the pid that is gone, after kill -9", async () => {
+    const dir = await gitProject("crash");
+    const child = spawn(process.execPath, [LOOP_BIN, "run", ...agent("slow-agent.mjs")], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const pidFile = join(dir, "agent.pid");
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on("data", () => existsSync(pidFile) && resolve());
+        child.on("exit", () => reject(new Error("loop run ended before its agent started")));
+        const poll = setInterval(() => existsSync(pidFile) && (clearInterval(poll), resolve()), 50);
+      });
+      const running = await loop(dir, ["status"]);
+      expect(running.stdout).toMatch(new RegExp(`run\\s+running \\(pid ${child.pid}\\)`));
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+      const crashed = await loop(dir, ["status"]);
+      expect(crashed.stdout).toContain(`crashed (pid ${child.pid} gone); \`loop run\` resumes it`);
+    } finally {
+      child.kill("SIGKILL");
+      if (existsSync(pidFile)) {
+        try {
+          process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+  });
+});
+
+describe("progress is the agent's work, not the loop's", { timeout: 120_000 }, () => {
+  it("an agent that changes nothing is stopped alike in a git repository and outside git", async () => {
+    const repository = await gitProject("repo");
+    const folder = join(machine, "folder");
+    await mkdir(folder);
+    await writeFile(join(folder, "plan.md"), PLAN);
+    const inGit = await loop(repository, ["run", ...agent("idle-agent.mjs")]);
+    const outside = await loop(folder, ["run", ...agent("idle-agent.mjs")]);
+    for (const run of [inGit, outside]) {
+      expect(run.stderr).toContain("TASK-001 given up after 3 attempts");
+      expect(run.stderr).toContain("exit: circuit_open after 5 iteration(s)");
+    }
+  });
+
+  it("counts an edit to a file that was already changed before the run", async () => {
+    const dir = await gitProject("edits", { "notes.md": "# Notes\n" });
+    await writeFile(join(dir, "notes.md"), "# Notes\nuncommitted\n");
+    const run = await loop(dir, ["run", ...agent("note-agent.mjs"), "--max-iterations", "4"]);
+    expect(run.stderr).toContain("exit: max_iterations after 4 iteration(s)");
+    expect(run.stderr).not.toContain("given up");
+    expect(readState(dir).task_attempts).toEqual({});
+  });
+});
