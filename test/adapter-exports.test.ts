@@ -51,6 +51,7 @@ const pinned: Record<string, string[]> = {
   ],
   fs: [
     "ConfigNotFoundError",
+    "DEFAULT_ITERATION_LOG_KEEP",
     "DEFAULT_LOG_KEEP",
     "DEFAULT_LOG_MAX_BYTES",
     "LogWriteError",
@@ -59,10 +60,13 @@ const pinned: Record<string, string[]> = {
     "StatusWriteSchema",
     "atomicWriteFile",
     "createFileStateStore",
+    "createIterationLog",
     "createJsonlLogger",
     "createStatusFile",
     "createVerifierLog",
     "filePlan",
+    "listIterationLogTerminals",
+    "listIterationLogs",
     "loadConfigFile",
   ],
 };

@@ -128,6 +128,43 @@ describe("ClaudeExecutor", () => {
     expect(lines).toEqual(["stdout", "stdout", "stdout"]);
   });
 
+  it("keeps the stream-json as the CLI printed it in raw, for the iteration log", async () => {
+    const printed: string[] = [];
+    const result = await run(fakeClaude("success", { onLine: (line) => printed.push(line.text) }));
+    expect(result.raw).toBe(`${printed.join("\n")}\n`);
+    const events = (result.raw ?? "")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(events).toMatchObject([
+      { type: "system", subtype: "init", session_id: "sess-fake-0001" },
+      {
+        type: "assistant",
+        message: { content: [{ type: "text", text: "Done: the bug is fixed." }] },
+      },
+      { type: "result", result: "Done: the bug is fixed.", total_cost_usd: 0.12 },
+    ]);
+    // stderr follows the stream on a line of its own.
+    const crashed = await run(fakeClaude("crash-before-result"));
+    expect(crashed.raw).toMatch(/^\{"type":"system".*\}\n--- stderr ---\nfake-claude: crashed\n$/);
+  });
+
+  it("a resumed session that is gone runs again in a new one; raw keeps both runs", async () => {
+    const executor = fakeClaude("session-gone", { continueSession: true });
+    const result = await run(executor, { sessionId: "sess-old" });
+    expect(result).toMatchObject({ success: true, sessionId: "sess-fake-0001" });
+    const events = (result.raw ?? "")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(events.map((event) => [event.type, event.session_id])).toEqual([
+      ["result", "sess-old"],
+      ["system", "sess-fake-0001"],
+      ["assistant", "sess-fake-0001"],
+      ["result", "sess-fake-0001"],
+    ]);
+  });
+
   it("is_error with exit code 0 is a failure", async () => {
     const result = await run(fakeClaude("is-error-exit-0"));
     expect(result.success).toBe(false);

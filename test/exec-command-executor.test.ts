@@ -139,6 +139,21 @@ describe("CommandExecutor output", () => {
     expect(result.output).toBe("6789abcdef");
   });
 
+  it("gives the raw output: stdout as printed, then stderr after a line of its own", async () => {
+    const result = await run(fake("lines"));
+    expect(result.output).toBe("one\ntwo\r\nthree");
+    expect(result.raw).toBe("one\ntwo\r\nthree\n--- stderr ---\nwarn\n");
+    const quiet = await run(fake("echo-stdin"), "only stdout\n");
+    expect(quiet.raw).toBe("only stdout\n");
+  });
+
+  it("keeps the end of the raw output within tailBytes and says how much was cut", async () => {
+    const result = await run(fake("echo-stdin", { tailBytes: 10 }), "0123456789abcdef");
+    expect(result.raw).toBe(
+      "[loop: the first 6 bytes of stdout were cut; the last 10 are kept]\n6789abcdef",
+    );
+  });
+
   it("counts the tail in bytes of UTF-8 and never keeps half a character", async () => {
     // "é" is 2 bytes, "😀" 4 (a surrogate pair in a JS string): "😀abcdé" is 10 bytes, one more "é" would be 12.
     const result = await run(fake("echo-stdin", { tailBytes: 11 }), "xxxé😀abcdé");
@@ -162,7 +177,12 @@ describe("CommandExecutor output", () => {
         { FAKE_AGENT_EXIT_CODE: "7" },
       ),
     );
-    expect(parsed).toEqual({ output: "7", success: true });
+    // The raw output is the executor's, unless parse gives its own.
+    expect(parsed).toEqual({ output: "7", success: true, raw: "bye\n" });
+    const own = await run(
+      fake("exit-code", { parse: () => ({ output: "", success: true, raw: "mine" }) }),
+    );
+    expect(own.raw).toBe("mine");
   });
 });
 

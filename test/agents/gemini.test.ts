@@ -292,7 +292,7 @@ describe("loop run --executor gemini with the real Gemini CLI", () => {
 
     const run = await loop(["run", "--executor", "gemini", "--bin", gemini.path]);
 
-    expect(run.stderr, run.stderr).toContain("exit: all_tasks_complete after 2 iteration(s)");
+    expect(run.stderr, run.stderr).toContain("exit: all_tasks_complete after 2 iterations");
     expect(run.code, run.stderr).toBe(0);
     const finalPlan = readFileSync(plan, "utf8");
     expect(finalPlan).toContain("- [x] TASK-001 Write hello.txt");

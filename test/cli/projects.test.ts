@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { initGitRepository } from "../support/git-repository.js";
 import { type CliRun, LOOP_BIN, runCliProcess } from "./support.js";
+import { shellQuote, TmuxPane } from "./tmux-pane.js";
 
 // Real projects, run the way a user runs them: real git repositories, the default state
 // location (no LOOP_STATE_DIR, no LOOP_TERMINAL_ID), and two projects on one machine, one HOME.
@@ -162,23 +163,73 @@ describe("state per project", { timeout: 120_000 }, () => {
   });
 });
 
-describe("loop status after a crash", { timeout: 60_000 }, () => {
-  it("says the loop crashed, with the pid that is gone, after kill -9", async () => {
+describe("two terminals on one project (tmux)", { timeout: 60_000 }, () => {
+  it("each pane keeps its own state in the project: a stuck loop in one does not stop the other", async () => {
+    const dir = await gitProject("panes");
+    const tmux = new TmuxPane(join(machine, "tmux.sock"));
+    const inPane = (name: string, agentCommand: string) => {
+      const run = [process.execPath, LOOP_BIN, "run", "--cmd", agentCommand].map(shellQuote);
+      // The pane stays open after the run (until the test kills the server), for the next one.
+      const script = `${run.join(" ")} 2> ${name}.err; echo $? > ${name}.code; exec sleep 60`;
+      // The pane's own TMUX_PANE names its terminal; nothing else of the loop's is set.
+      return `env -u LOOP_STATE_DIR -u LOOP_TERMINAL_ID HOME=${shellQuote(home)} NO_COLOR=1 sh -c ${shellQuote(script)}`;
+    };
+    const finished = async (name: string) => {
+      const deadline = Date.now() + 30_000;
+      while (!existsSync(join(dir, `${name}.code`)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return {
+        code: readFileSync(join(dir, `${name}.code`), "utf8").trim(),
+        stderr: readFileSync(join(dir, `${name}.err`), "utf8"),
+      };
+    };
+    try {
+      await tmux.start(inPane("stuck", `node ${join(machine, "idle-agent.mjs")}`), dir);
+      const stuck = await finished("stuck");
+      expect(stuck.stderr).toContain("exit: circuit_open");
+      await tmux.tmux("split-window", "-d", "-c", dir, inPane("other", `node ${DEMO_AGENT}`));
+      const other = await finished("other");
+      expect(other.stderr).toContain("iteration 1: TASK-001");
+      expect(other.stderr).toContain("exit: all_tasks_complete");
+      expect(other.code).toBe("0");
+      const terminals = readdirSync(join(dir, ".claude", "loop", "state", "terminals"));
+      expect(terminals).toHaveLength(2);
+      expect(terminals.every((id) => id.startsWith("tmux-"))).toBe(true);
+    } finally {
+      await tmux.kill();
+    }
+  });
+});
+
+describe("a second loop, and a crashed one", { timeout: 60_000 }, () => {
+  it("a second loop on the terminal writes nothing; after kill -9, status says the loop crashed", async () => {
     const dir = await gitProject("crash");
     const child = spawn(process.execPath, [LOOP_BIN, "run", ...agent("slow-agent.mjs")], {
       cwd: dir,
       env,
-      stdio: ["ignore", "ignore", "pipe"],
+      stdio: "ignore",
     });
     const pidFile = join(dir, "agent.pid");
     try {
       await new Promise<void>((resolve, reject) => {
-        child.stderr.on("data", () => existsSync(pidFile) && resolve());
         child.on("exit", () => reject(new Error("loop run ended before its agent started")));
-        const poll = setInterval(() => existsSync(pidFile) && (clearInterval(poll), resolve()), 50);
+        const poll = setInterval(() => {
+          if (!existsSync(pidFile)) return;
+          clearInterval(poll);
+          resolve();
+        }, 50);
       });
       const running = await loop(dir, ["status"]);
       expect(running.stdout).toMatch(new RegExp(`run\\s+running \\(pid ${child.pid}\\)`));
+      // A second loop on the same terminal is refused, and writes nothing.
+      const statusFile = join(dir, ".claude", "loop", "status.json");
+      const decisionLog = join(dir, ".claude", "loop", "logs", "decision.log");
+      const before = [readFileSync(statusFile, "utf8"), readFileSync(decisionLog, "utf8")];
+      const refused = await loop(dir, ["run", ...agent("idle-agent.mjs")]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`locked by another loop (pid ${child.pid}`);
+      expect([readFileSync(statusFile, "utf8"), readFileSync(decisionLog, "utf8")]).toEqual(before);
       const exited = new Promise((resolve) => child.on("exit", resolve));
       child.kill("SIGKILL");
       await exited;
@@ -197,6 +248,49 @@ describe("loop status after a crash", { timeout: 60_000 }, () => {
   });
 });
 
+describe("a reader that goes away", { timeout: 60_000 }, () => {
+  it("loop run --json | head -1: the loop stops as on Ctrl+C once its output has no reader", async () => {
+    const dir = await gitProject("piped");
+    const child = spawn(
+      process.execPath,
+      [LOOP_BIN, "run", "--json", ...agent("idle-agent.mjs"), "--max-iterations", "50"],
+      { cwd: dir, env, stdio: ["ignore", "pipe", "ignore"] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    // Like `head -1`: read one line, then close the pipe.
+    await new Promise<void>((resolve) => {
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        if (chunk.includes("\n")) {
+          child.stdout.destroy();
+          resolve();
+        }
+      });
+    });
+    expect(await exited).toBe(130);
+    const state = readState(dir);
+    expect(state.run).toMatchObject({ status: "exited", exit_reason: "aborted" });
+    expect(state.loop_metadata.iterations).toBeLessThan(50);
+  });
+});
+
+describe("a plan with nothing to do", { timeout: 60_000 }, () => {
+  it("ends at once with no agent call: no task is an error (1), every box checked is complete (0)", async () => {
+    const empty = await gitProject("empty", { "plan.md": "# Plan\n\n## Tasks\n\nNone yet.\n" });
+    const none = await loop(empty, ["run", ...agent("note-agent.mjs")]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(
+      `${join(empty, "plan.md")} has no tasks, so there is nothing to run`,
+    );
+    expect(existsSync(join(empty, "notes.md"))).toBe(false);
+
+    const done = await gitProject("done", { "plan.md": PLAN.replaceAll("- [ ]", "- [x]") });
+    const complete = await loop(done, ["run", ...agent("note-agent.mjs")]);
+    expect(complete.code).toBe(0);
+    expect(complete.stderr).toContain("exit: all_tasks_complete after 0 iterations");
+    expect(existsSync(join(done, "notes.md"))).toBe(false);
+  });
+});
+
 describe("progress is the agent's work, not the loop's", { timeout: 120_000 }, () => {
   it("an agent that changes nothing is stopped alike in a git repository and outside git", async () => {
     const repository = await gitProject("repo");
@@ -207,7 +301,7 @@ describe("progress is the agent's work, not the loop's", { timeout: 120_000 }, (
     const outside = await loop(folder, ["run", ...agent("idle-agent.mjs")]);
     for (const run of [inGit, outside]) {
       expect(run.stderr).toContain("TASK-001 given up after 3 attempts");
-      expect(run.stderr).toContain("exit: circuit_open after 5 iteration(s)");
+      expect(run.stderr).toContain("exit: circuit_open after 5 iterations");
     }
   });
 
@@ -215,7 +309,7 @@ describe("progress is the agent's work, not the loop's", { timeout: 120_000 }, (
     const dir = await gitProject("edits", { "notes.md": "# Notes\n" });
     await writeFile(join(dir, "notes.md"), "# Notes\nuncommitted\n");
     const run = await loop(dir, ["run", ...agent("note-agent.mjs"), "--max-iterations", "4"]);
-    expect(run.stderr).toContain("exit: max_iterations after 4 iteration(s)");
+    expect(run.stderr).toContain("exit: max_iterations after 4 iterations");
     expect(run.stderr).not.toContain("given up");
     expect(readState(dir).task_attempts).toEqual({});
   });

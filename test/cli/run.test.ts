@@ -74,7 +74,7 @@ describe("loop run", { timeout: 60_000 }, () => {
   it("runs the plan to completion with Claude Code and leaves state, logs and status.json", async () => {
     const run = await project.run(["run", "--bin", FAKE_CLAUDE], { env: fakeClaude("loop") });
     expect(run.stderr, run.stderr).toContain("✓ TASK-001 complete");
-    expect(run.stderr).toContain("exit: all_tasks_complete after 7 iteration(s)");
+    expect(run.stderr).toContain("exit: all_tasks_complete after 7 iterations");
     expect(run.code).toBe(0);
     const plan = readFileSync(join(project.dir, "plan.md"), "utf8");
     expect(plan).not.toMatch(/- \[ \] TASK/);
@@ -186,7 +186,7 @@ describe("loop run", { timeout: 60_000 }, () => {
       env: fakeClaude("loop"),
     });
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain("exit: max_iterations after 2 iteration(s)");
+    expect(run.stderr).toContain("exit: max_iterations after 2 iterations");
     expect(readJson(join(project.dir, ".claude/loop/status.json"))).toMatchObject({
       status: "halted",
       exit_reason: "max_iterations",
@@ -291,7 +291,8 @@ describe("loop run", { timeout: 60_000 }, () => {
     expect(stderr).toContain("stopping: the agent is stopped and state saved");
     expect(readJson(statePath())).toMatchObject({
       run: { status: "exited", exit_reason: "aborted" },
-      loop_metadata: { iterations: 1 },
+      // The aborted iteration does not count toward limits.max_iterations: it runs again.
+      loop_metadata: { iterations: 0 },
       failed_tasks: [],
     });
     expect(readJson(join(project.dir, ".claude/loop/status.json"))).toMatchObject({

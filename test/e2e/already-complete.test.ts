@@ -1,4 +1,4 @@
-import { previewIteration, runLoop } from "@loop/core";
+import { EmptyPlanError, previewIteration, runLoop } from "@loop/core";
 import {
   completesTask,
   createScriptedExecutor,
@@ -51,5 +51,33 @@ describe("a run over a plan the previous run completed", () => {
     });
     expect(worker.calls[0]?.request.task?.id).toBe("TASK-003");
     expect(more.tasksCompleted).toContain("TASK-003");
+  });
+
+  it("a plan whose every box is checked before its first run exits complete, calling no agent", async () => {
+    const plan = memoryPlan("# Plan\n\n- [x] TASK-001 Model\n- [x] TASK-002 List todos\n", {
+      path: "plan.md",
+    });
+    const idle = createScriptedExecutor([]);
+    const result = await runLoop({ plan, store: new MemoryStateStore(), executor: idle });
+    expect(result).toMatchObject({
+      exitReason: "all_tasks_complete",
+      complete: true,
+      iterations: 0,
+    });
+    expect(idle.calls).toHaveLength(0);
+  });
+
+  it("a plan with no task is an error before any agent call, never complete", async () => {
+    const plan = memoryPlan("# Plan\n\nSome notes, no tasks yet.\n", { path: "plan.md" });
+    const idle = createScriptedExecutor([]);
+    const logger = new MemoryLogger();
+    const result = await runLoop({ plan, store: new MemoryStateStore(), executor: idle, logger });
+    expect(result).toMatchObject({ exitReason: "plan_error", complete: false, iterations: 0 });
+    expect(EmptyPlanError.isInstance(result.error)).toBe(true);
+    expect(result.error?.message).toBe(
+      "plan.md has no tasks, so there is nothing to run: add one as a checkbox line such as `- [ ] TASK-001 Write the parser` (docs/plan-format.md).",
+    );
+    expect(idle.calls).toHaveLength(0);
+    expect(logger.events.map((event) => event.event)).toEqual(["error", "loop_exit"]);
   });
 });

@@ -43,7 +43,7 @@ describe("scenario 8: the iteration timeout", () => {
       START.getTime() + 60_000,
     ]);
     // The retry is told why the first attempt failed.
-    expect(executor.requests[1]?.prompt).toContain("timed out after 1 minutes");
+    expect(executor.requests[1]?.prompt).toContain("timed out after 1 minute");
 
     const end = (iteration: number, completed: string[], exit = false) => [
       "iteration_end",
@@ -149,7 +149,8 @@ describe("scenario 9: abort mid-execution", () => {
       [
         "loop_exit",
         {
-          total_iterations: 2,
+          // The aborted iteration 2 does not count: the next run runs it again as iteration 2.
+          total_iterations: 1,
           total_tasks_completed: 1,
           exit_reason: "aborted",
           final_state: result.state,
@@ -167,7 +168,7 @@ describe("scenario 9: abort mid-execution", () => {
     expect(stored).toEqual(result.state);
     expect(stored).toMatchObject({
       completed_tasks: ["TASK-001"],
-      loop_metadata: { iterations: 2 },
+      loop_metadata: { iterations: 1 },
       run: { status: "exited", exit_reason: "aborted" },
     });
     // The lock is released: another loop can take the terminal.
@@ -207,9 +208,10 @@ describe("scenario 9: abort mid-execution", () => {
 
     const second = createScriptedExecutor(completesTask({ exitSignal: true }), { clock });
     await runLoop({ plan, executor: second, store, clock });
+    // Neither an attempt nor an iteration was used up: the retry is iteration 1, attempt 1.
     expect(callsOf(second)[0]).toEqual({
       task: "TASK-001",
-      iteration: 2,
+      iteration: 1,
       attempt: 1,
       kind: "task",
     });

@@ -160,8 +160,13 @@ describe("scenario 6: a usage limit mid-run", () => {
     return { clock, executor, logger, result };
   }
 
-  function expectUsageLimitExit(run: Awaited<ReturnType<typeof runUntilLimit>>): void {
+  function expectUsageLimitExit(
+    run: Awaited<ReturnType<typeof runUntilLimit>>,
+    waitable: boolean,
+  ): void {
     const { clock, executor, logger, result } = run;
+    // The limit that stopped the loop is kept, so a person can tell when (or whether) it lifts.
+    const limit = { reset_at: twoHoursLater.toISOString(), waitable, message };
     expect(callsOf(executor)).toEqual([
       { task: "TASK-001", iteration: 1, attempt: 1, kind: "task" },
       { task: "TASK-002", iteration: 2, attempt: 1, kind: "task" },
@@ -197,6 +202,7 @@ describe("scenario 6: a usage limit mid-run", () => {
           total_tasks_completed: 1,
           exit_reason: "usage_limit",
           final_state: result.state,
+          usage_limit: limit,
         },
       ],
     ]);
@@ -209,16 +215,16 @@ describe("scenario 6: a usage limit mid-run", () => {
     });
     expect(result.state).toMatchObject({
       task_attempts: {},
-      run: { status: "exited", exit_reason: "usage_limit" },
+      run: { status: "exited", exit_reason: "usage_limit", usage_limit: limit },
     });
   }
 
   it("usage_limit.on_limit: exit stops with usage_limit", async () => {
-    expectUsageLimitExit(await runUntilLimit({ waitable: true, onLimit: "exit" }));
+    expectUsageLimitExit(await runUntilLimit({ waitable: true, onLimit: "exit" }), true);
   });
 
   it("a limit that waiting cannot lift (a spend cap) stops with usage_limit", async () => {
-    expectUsageLimitExit(await runUntilLimit({ waitable: false }));
+    expectUsageLimitExit(await runUntilLimit({ waitable: false }), false);
   });
 });
 

@@ -71,5 +71,9 @@ describe("wrap-up iteration", () => {
       "TASK-002",
       null,
     ]);
+    // Each failed verdict (after TASK-002 and after the wrap-up) is in the decision log, with
+    // what was unmet.
+    const failed = { passed: false, unmet: ["Login endpoint returns JWT token"], concerns: [] };
+    expect(logger.ofType("verification").map((event) => event.payload)).toEqual([failed, failed]);
   });
 });

@@ -6,6 +6,12 @@ import { createClaudeStreamParser } from "./claude-stream-parser.js";
 import { resumedSessionIsGone } from "./missing-session.js";
 import { toExecutionResult } from "./to-execution-result.js";
 
+/**
+ * How much of the end of each stream a run keeps for `raw` (and of stderr for the failure's
+ * cause): 4 MiB, as stream-json repeats every tool's output and outgrows a plain agent's answer.
+ */
+const KEPT_OUTPUT_BYTES = 4 * 1024 * 1024;
+
 /** One event of Claude Code's stream-json output, as parsed from its line. */
 export type ClaudeStreamEvent = Readonly<Record<string, unknown>>;
 
@@ -49,6 +55,8 @@ function eventOf(text: string): ClaudeStreamEvent | null {
  * iteration, never through a shell: the prompt is one argument, standard input is `/dev/null`.
  * The stream is parsed line by line as it arrives and turned into the engine's result with
  * {@link toExecutionResult}: cost, session id, permission denials and usage limits included.
+ * The result's `raw` is the stream-json as the CLI printed it (the last 4 MiB of it; stderr,
+ * if any, after a `--- stderr ---` line), for the per-iteration log.
  * On the engine's signal the whole process group is ended.
  *
  * @example
@@ -99,7 +107,11 @@ export class ClaudeExecutor implements Executor {
     if (!resumed || !resumedSessionIsGone(first.run, resumed) || options?.signal?.aborted) {
       return first.result;
     }
-    return (await this.#run({ ...request, sessionId: null }, options)).result;
+    const second = (await this.#run({ ...request, sessionId: null }, options)).result;
+    // The log shows both runs: why the session was given up, then the new one.
+    const before = first.result.raw ?? "";
+    const separator = before === "" || before.endsWith("\n") ? "" : "\n";
+    return { ...second, raw: `${before}${separator}${second.raw ?? ""}` };
   }
 
   async #run(
@@ -118,6 +130,7 @@ export class ClaudeExecutor implements Executor {
       cwd: settings.cwd,
       env: settings.env,
       idleTimeoutMs: settings.idleTimeoutMs,
+      tailBytes: KEPT_OUTPUT_BYTES,
       progress: settings.progress,
       onLine: (line) => {
         if (line.stream === "stdout") {

@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { closest } from "fastest-levenshtein";
+import { closeMatch } from "./close-match.js";
 import { errorMessage } from "./error-message.js";
 import { UsageError } from "./usage-error.js";
 
@@ -24,8 +24,8 @@ function explain(error: unknown, command: string, spec: OptionSpec): string {
   if (unknown?.[1] !== undefined) {
     const given = unknown[1];
     const names = optionNames(spec);
-    const hint =
-      given.startsWith("--") && names.length > 0 ? ` Did you mean ${closest(given, names)}?` : "";
+    const suggestion = given.startsWith("--") ? closeMatch(given, names) : null;
+    const hint = suggestion === null ? "" : ` Did you mean ${suggestion}?`;
     return `loop ${command}: unknown option ${given}.${hint} See \`loop ${command} --help\`.`;
   }
   return `loop ${command}: ${message.replace(/\.?$/, ".")} See \`loop ${command} --help\`.`;

@@ -8,6 +8,11 @@ export interface CliOutput {
   readonly isTTY?: boolean | undefined;
   /** The terminal's width in columns, when it is one. */
   readonly columns?: number | undefined;
+  /**
+   * Fires when the program reading this output has gone (a write met a closed pipe, as in
+   * `loop run --json | head -1`). Absent when it cannot be told.
+   */
+  readonly readerGone?: AbortSignal | undefined;
 }
 
 /** What a command reads and writes: the process's streams, environment and folder, or a test's. */
@@ -45,26 +50,29 @@ function isClosedPipe(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === "EPIPE";
 }
 
-/** Stops a closed pipe from crashing the process: output to it is dropped, the command goes on. */
-function ignoreClosedPipe(stream: NodeJS.WriteStream): void {
-  if (stream.listenerCount("error") > 0) return;
+/**
+ * A process stream as a {@link CliOutput} that never crashes the process on a closed pipe:
+ * output to it is dropped, and its `readerGone` signal fires for the command to decide.
+ */
+function pipedOutput(stream: NodeJS.WriteStream): CliOutput {
+  const gone = new AbortController();
   stream.on("error", (error) => {
     if (!isClosedPipe(error)) throw error;
+    gone.abort();
   });
+  return Object.assign(stream, { readerGone: gone.signal });
 }
 
 /**
  * The running process's streams, environment and folder. Writing to a closed pipe (`| head`)
- * drops the output instead of crashing: a loop keeps running, and saves its state, when the
- * program reading its output has gone.
+ * drops the output instead of crashing, and fires the stream's `readerGone` signal (`loop run`
+ * then stops as on Ctrl+C, saving its state).
  */
 export function processIo(options?: ProcessIoOptions | null): CliIo {
-  ignoreClosedPipe(process.stdout);
-  ignoreClosedPipe(process.stderr);
   const entry = options?.entry;
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: pipedOutput(process.stdout),
+    stderr: pipedOutput(process.stderr),
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),

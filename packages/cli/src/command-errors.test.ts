@@ -37,12 +37,15 @@ describe("withCommandErrors", () => {
       throw new LoopError({ message: "state is broken" });
     });
     const systemError = await withCommandErrors("init", io, async () => {
-      throw Object.assign(new Error("EACCES: permission denied, open '/x'"), { code: "EACCES" });
+      throw Object.assign(new Error("EACCES: permission denied, open '/x'"), {
+        code: "EACCES",
+        path: "/x",
+      });
     });
     expect([loopError, systemError]).toEqual([1, 1]);
     expect(io.errors).toEqual([
       "loop status: state is broken\n",
-      "loop init: EACCES: permission denied, open '/x'\n",
+      "loop init: /x: permission denied\n",
     ]);
   });
 

@@ -1,6 +1,7 @@
 import { LoopError } from "@loop/core";
 import type { CliIo } from "./cli-io.js";
 import { CLI_EXIT_CODES } from "./exit-codes.js";
+import { describeFileError } from "./file-error.js";
 import { UsageError } from "./usage-error.js";
 
 /** Whether `error` is a Node.js system error (`ENOENT`, `EACCES`, `EISDIR`…). */
@@ -49,8 +50,14 @@ export async function withCommandErrors(
       io.stderr.write(`${error.message}\n`);
       return CLI_EXIT_CODES.usage;
     }
-    if (LoopError.isInstance(error) || isSystemError(error)) {
+    if (LoopError.isInstance(error)) {
       io.stderr.write(`${prefixed(command, error.message)}\n`);
+      return CLI_EXIT_CODES.error;
+    }
+    if (isSystemError(error)) {
+      // `<path>: permission denied`, not `EACCES: permission denied, open '<path>'`.
+      const where = typeof error.path === "string" ? `${error.path}: ` : "";
+      io.stderr.write(`${prefixed(command, `${where}${describeFileError(error)}`)}\n`);
       return CLI_EXIT_CODES.error;
     }
     throw error;

@@ -10,6 +10,14 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Show a terminal's loop state, metrics and last decisions",
     load: async () => (await import("./commands/status.js")).statusCommand,
   },
+  logs: {
+    summary: "Show what the agent printed in an iteration (its raw output); -f follows new ones",
+    load: async () => (await import("./commands/logs.js")).logsCommand,
+  },
+  reset: {
+    summary: "After a safety stop: close the breaker, forget given-up tasks, zero the counters",
+    load: async () => (await import("./commands/reset.js")).resetCommand,
+  },
   monitor: {
     summary: "Live dashboard of a running loop (q to quit)",
     load: async () => (await import("./commands/monitor.js")).monitorCommand,

@@ -1,6 +1,11 @@
 import { isAbsolute, resolve } from "node:path";
-import { getTerminalId, type LoopConfig } from "@loop/core";
-import { createFileStateStore, type FileStateStore, loadConfigFile } from "@loop/fs";
+import { getTerminalId, type LoopConfig, LoopError } from "@loop/core";
+import {
+  ConfigNotFoundError,
+  createFileStateStore,
+  type FileStateStore,
+  loadConfigFile,
+} from "@loop/fs";
 import type { CliIo } from "./cli-io.js";
 
 /** Where the config lives unless `--config` says otherwise. */
@@ -21,13 +26,30 @@ export const PROJECT_OPTIONS = {
   "terminal-id": { type: "string" },
 } as const;
 
-/** The help lines of {@link PROJECT_OPTIONS}. */
-export const PROJECT_OPTIONS_HELP = [
-  `  --config <file>        Config file (default ${DEFAULT_CONFIG_PATH}; missing is fine)`,
-  `  --state-dir <dir>      State root (default $LOOP_STATE_DIR, else ${STATE_DIR_PATH})`,
-  "  --terminal-id <id>     Terminal whose state to use (default $LOOP_TERMINAL_ID, else the",
-  "                         terminal's own id: tmux pane, kitty window, …)",
-].join("\n");
+/** The options of {@link PROJECT_OPTIONS} and their descriptions, a line each. */
+const PROJECT_OPTION_ROWS: readonly (readonly [string, ...string[]])[] = [
+  ["--config <file>", `Config file (default ${DEFAULT_CONFIG_PATH}; missing is fine)`],
+  ["--state-dir <dir>", `State root (default $LOOP_STATE_DIR, else ${STATE_DIR_PATH})`],
+  [
+    "--terminal-id <id>",
+    "Terminal whose state to use (default $LOOP_TERMINAL_ID, else the",
+    "terminal's own id: tmux pane, kitty window, …)",
+  ],
+];
+
+/**
+ * The help lines of {@link PROJECT_OPTIONS}, laid out like the command's own options: `indent`
+ * spaces before a long option (6 where other options have a short form, `  -e, --executor`),
+ * descriptions starting at `column`.
+ *
+ * @param layout - the command's indent and description column.
+ */
+export function projectOptionsHelp(layout: { indent: number; column: number }): string {
+  return PROJECT_OPTION_ROWS.flatMap(([option, first, ...more]) => [
+    `${" ".repeat(layout.indent)}${option}`.padEnd(layout.column) + first,
+    ...more.map((line) => " ".repeat(layout.column) + line),
+  ]).join("\n");
+}
 
 /** A project as the commands see it: its folder, config, state root and terminal. */
 export interface Project {
@@ -81,6 +103,16 @@ export function openProject(
 }
 
 /** The project's config: the file (optional unless `--config` named it) over the defaults. */
-export function loadProjectConfig(project: Project): Promise<LoopConfig> {
-  return loadConfigFile(project.configPath, { optional: !project.configGiven });
+export async function loadProjectConfig(project: Project): Promise<LoopConfig> {
+  try {
+    return await loadConfigFile(project.configPath, { optional: !project.configGiven });
+  } catch (error) {
+    // The SDK's advice ({ optional: true }) is for code; a user named the file with --config.
+    if (ConfigNotFoundError.isInstance(error)) {
+      throw new LoopError({
+        message: `the config ${project.configPath} given with --config is not found; name an existing file, or leave --config out to use ${DEFAULT_CONFIG_PATH} (missing is fine there).`,
+      });
+    }
+    throw error;
+  }
 }

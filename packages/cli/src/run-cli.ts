@@ -73,10 +73,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const entry = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
   if (entry === undefined) {
-    const { closest } = await import("fastest-levenshtein");
-    const suggestion = closest(first, Object.keys(COMMANDS));
+    const { closeMatch } = await import("./close-match.js");
+    const suggestion = closeMatch(first, Object.keys(COMMANDS));
+    const hint = suggestion === null ? "" : ` Did you mean "${suggestion}"?`;
     io.stderr.write(
-      `loop: unknown command "${first}". Did you mean "${suggestion}"? Commands: ${Object.keys(COMMANDS).join(", ")}. See \`loop --help\`.\n`,
+      `loop: unknown command "${first}".${hint} Commands: ${Object.keys(COMMANDS).join(", ")}. See \`loop --help\`.\n`,
     );
     return CLI_EXIT_CODES.usage;
   }

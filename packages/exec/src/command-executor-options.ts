@@ -36,7 +36,10 @@ export interface CommandExecutorOptions {
   readonly killGraceMs?: number | undefined;
   /** Called with every complete output line, as it arrives. */
   readonly onLine?: ((line: OutputLine) => void) | undefined;
-  /** How much of each stream to keep for the result, in bytes of UTF-8 (cut at a character boundary). Default: 1 MiB. */
+  /**
+   * How much of each stream to keep for the result (`output`, `raw`, `parse`), in bytes of UTF-8
+   * (the end is kept, cut at a character boundary). Default: 1 MiB.
+   */
   readonly tailBytes?: number | undefined;
   /**
    * Turns the finished run into a result. Default: `output` is the stdout tail, `success` is exit

@@ -10,6 +10,7 @@ import type { CommandLine } from "./command-line.js";
 import type { CommandRun } from "./command-run.js";
 import { OutputStream } from "./output-stream.js";
 import { signalProcessGroup } from "./process-group.js";
+import { rawOutput } from "./raw-output.js";
 import { inheritedEnvironment } from "./removed-env-variables.js";
 
 /** Why a run was stopped before the agent finished. */
@@ -53,7 +54,8 @@ function describeExit(run: CommandRun): string {
  * The child leads its own process group; on the engine's signal, `timeoutMs` or `idleTimeoutMs`
  * the whole group gets SIGTERM, then SIGKILL after `killGraceMs`, and the run resolves with
  * `success: false` and an `error` saying why. Output is decoded as UTF-8, streamed line by line
- * to `onLine`, and kept as a bounded tail.
+ * to `onLine`, and kept as a bounded tail (`tailBytes` per stream). The result's `raw` is those
+ * tails, stdout then stderr, marked where their start was cut (unless `parse` sets its own).
  *
  * @example
  * ```ts
@@ -214,7 +216,8 @@ export class CommandExecutor implements Executor {
           aborted: stopReason === "aborted",
         };
         try {
-          const result = (options.parse ?? defaultParse)(run);
+          const parsed = (options.parse ?? defaultParse)(run);
+          const result = { ...parsed, raw: parsed.raw ?? rawOutput(stdout, stderr) };
           resolve(
             stopReason === undefined
               ? result

@@ -37,6 +37,7 @@ export class OutputStream {
   readonly #onLine: ((line: OutputLine) => void) | undefined;
   #tail = "";
   #partialLine = "";
+  #bytesWritten = 0;
 
   /**
    * @param stream - which stream this is, for the lines.
@@ -55,6 +56,7 @@ export class OutputStream {
 
   /** Feeds one chunk of raw bytes. */
   write(chunk: Buffer): void {
+    this.#bytesWritten += chunk.length;
     this.#append(this.#decoder.write(chunk));
   }
 
@@ -68,6 +70,11 @@ export class OutputStream {
   /** The kept tail of the decoded text. */
   get text(): string {
     return this.#tail;
+  }
+
+  /** How many bytes of the start of the stream are not in {@link OutputStream.text}: 0 when it is whole. */
+  get droppedBytes(): number {
+    return Math.max(0, this.#bytesWritten - Buffer.byteLength(this.#tail, "utf8"));
   }
 
   #append(text: string): void {

@@ -1,7 +1,7 @@
 /**
  * File-system adapters of the loop SDK: a durable `StateStore` with backup and lock, the
- * JSON-lines decision and verifier logs, `status.json` for monitors, a plan on disk and the
- * YAML config loader.
+ * JSON-lines decision and verifier logs, the per-iteration logs of the agent's raw output,
+ * `status.json` for monitors, a plan on disk and the YAML config loader.
  *
  * @packageDocumentation
  */
@@ -14,6 +14,19 @@ export {
   type FileStateStoreOptions,
   type LockHolderReport,
 } from "./file-state-store.js";
+export {
+  createIterationLog,
+  DEFAULT_ITERATION_LOG_KEEP,
+  type IterationLog,
+  type IterationLogOptions,
+} from "./iteration-log.js";
+export type { IterationLogEntry } from "./iteration-log-entry.js";
+export {
+  type IterationLogFile,
+  type ListIterationLogsOptions,
+  listIterationLogs,
+  listIterationLogTerminals,
+} from "./iteration-log-files.js";
 export {
   createJsonlLogger,
   type JsonlLogger,

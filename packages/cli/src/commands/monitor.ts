@@ -6,12 +6,7 @@ import { CLI_EXIT_CODES } from "../exit-codes.js";
 import { readLoopSnapshot } from "../loop-snapshot.js";
 import { runLiveMonitor } from "../monitor/live-monitor.js";
 import { renderMonitorFrame } from "../monitor/render-frame.js";
-import {
-  loadProjectConfig,
-  openProject,
-  PROJECT_OPTIONS,
-  PROJECT_OPTIONS_HELP,
-} from "../project.js";
+import { loadProjectConfig, openProject, PROJECT_OPTIONS, projectOptionsHelp } from "../project.js";
 import { adoptProjectState } from "../state/adopt-project-state.js";
 import { createStyle } from "../style.js";
 import { UsageError } from "../usage-error.js";
@@ -40,7 +35,7 @@ else the loop status.json names (a loop running in another terminal of this proj
 else the terminal whose state changed last.
 
 Options:
-${PROJECT_OPTIONS_HELP}
+${projectOptionsHelp({ indent: 2, column: 25 })}
   --events <n>           Recent decision events to show (default ${DEFAULT_EVENT_COUNT}; fewer if the
                          terminal is short)
   --once                 Print one frame as plain text and exit 0 (for scripts, and when

@@ -6,26 +6,30 @@ import {
   LoopError,
   previewIteration,
   type RunLoopOptions,
+  StateLockedError,
 } from "@loop/core";
 import { createJsonlLogger, createStatusFile, createVerifierLog, filePlan } from "@loop/fs";
 import { numberOption, parseCommandArgs, textOption } from "../args.js";
 import type { CliIo } from "../cli-io.js";
+import { closeMatch } from "../close-match.js";
 import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
-import { errorMessage } from "../error-message.js";
+import { describeFileError } from "../file-error.js";
 import {
   loadProjectConfig,
   openProject,
-  PROJECT_OPTIONS_HELP,
+  projectOptionsHelp,
   STATUS_FILE_PATH,
 } from "../project.js";
+import { resetBeforeRun } from "../reset/reset-before-run.js";
 import { checkPlanFile } from "../run/check-plan-file.js";
 import { AGENT_INSTALL_HINTS, createExecutor } from "../run/create-executor.js";
 import { printDryRun, printDryRunJson } from "../run/dry-run.js";
 import { exitCodeFor } from "../run/exit-code.js";
 import { findExecutable } from "../run/find-executable.js";
-import { loopFiles } from "../run/loop-files.js";
+import { recordIterationLogs } from "../run/iteration-logs.js";
 import { emitJsonEvents, emitJsonResult } from "../run/json-events.js";
+import { loopFiles } from "../run/loop-files.js";
 import {
   createPlainDisplay,
   createTerminalDisplay,
@@ -61,18 +65,23 @@ Options:
       --max-iterations <n> Stop after n iterations in all (limits.max_iterations)
       --max-cost <usd>     Stop once the agent's reported cost reaches this (limits.max_cost_usd)
       --timeout <minutes>  Stop one agent run after this long (limits.iteration_timeout_minutes)
-      --permission-mode <m>            Claude Code's --permission-mode (e.g. acceptEdits)
-      --dangerously-skip-permissions   Claude Code runs every tool unasked (only when given)
+      --permission-mode <m>
+                           Claude Code's --permission-mode (e.g. acceptEdits)
+      --dangerously-skip-permissions
+                           Claude Code runs every tool unasked (only when given)
       --dry-run            Show the next task, the exact prompt and command; run nothing
+      --reset              First reset the state as \`loop reset\` does (breaker, given-up
+                           tasks, iterations, session; never the plan), then run
       --json               Machine-readable events on stdout, one JSON object per line
-${PROJECT_OPTIONS_HELP}
+${projectOptionsHelp({ indent: 6, column: 27 })}
   -h, --help               Show this help
 
 Everything after -- goes to the agent as it is.
 
 Exit codes: 0 complete · 1 error (bad plan or config, state error) · 2 usage ·
 3 stopped before complete (a limit, blocked, circuit open…) · 130 aborted (Ctrl+C, SIGTERM).
-Ctrl+C stops cleanly (the agent is stopped, state saved); a second Ctrl+C exits at once.
+Ctrl+C stops cleanly (the agent is stopped, state saved); a second Ctrl+C exits at once. So
+does a reader of the output that goes away (\`loop run --json | head -1\`): exit code 130.
 
 Examples:
   loop run                                   # plan.md with Claude Code
@@ -88,8 +97,10 @@ Examples:
 function executorName(value: string | undefined, cmd: string | undefined): ExecutorName {
   const name = value ?? (cmd === undefined ? "claude" : "command");
   if (!(EXECUTOR_NAMES as readonly string[]).includes(name)) {
+    const suggestion = closeMatch(name, EXECUTOR_NAMES);
+    const hint = suggestion === null ? "" : ` Did you mean ${suggestion}?`;
     throw new UsageError(
-      `loop run: unknown executor ${JSON.stringify(name)}; use one of ${EXECUTOR_NAMES.join(", ")}.`,
+      `loop run: unknown executor ${JSON.stringify(name)}.${hint} Use one of ${EXECUTOR_NAMES.join(", ")}.`,
     );
   }
   return name as ExecutorName;
@@ -112,7 +123,7 @@ async function readPromptTemplate(path: string | undefined): Promise<string | nu
   try {
     return await readFile(path, "utf8");
   } catch (error) {
-    const reason = errorMessage(error);
+    const reason = describeFileError(error);
     throw new LoopError({ message: `the prompt file ${path} cannot be read: ${reason}` });
   }
 }
@@ -131,6 +142,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   await checkPlanFile(planPath, project.cwd);
   await adoptProjectState("run", project, io);
   await checkStateOwner(project, planPath);
+  await resetBeforeRun(values, project, config, io);
   const promptPath = textOption(values.prompt);
   const template = await readPromptTemplate(
     promptPath === undefined ? undefined : project.resolve(promptPath),
@@ -205,6 +217,14 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     createStatusFile({ path: project.resolve(STATUS_FILE_PATH) }),
     (error) => warn(`status.json is not written: ${String(error)}`),
   );
+  let holdsLock = false;
+  loop.on("decision", (event) => {
+    holdsLock = true;
+    // The config's warnings, at the start of the run where they matter.
+    if (event.event === "config_warning" && !json) {
+      warn(`config warning: ${event.payload.message}`);
+    }
+  });
   const view = trackRun(loop, {
     store: project.store,
     terminalId: project.terminalId,
@@ -213,7 +233,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     now: Date.now,
     onChange: (current) => {
       display.update(current);
-      void writeStatus(statusOf(current, context, Date.now()));
+      // status.json is the running loop's: a run the lock refuses never writes it.
+      if (holdsLock) void writeStatus(statusOf(current, context, Date.now()));
     },
   });
   loop.on("verification", ({ result }) => {
@@ -221,6 +242,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       .log({ terminalId: project.terminalId, result })
       .catch((error: unknown) => warn(`verifier.log is not written: ${String(error)}`));
   });
+  const iterationLogs = recordIterationLogs(loop, { project, config, now: Date.now, warn });
   if (json) emitJsonEvents(loop, io.stdout);
   else showEvents(loop, display, style, Date.now);
 
@@ -229,6 +251,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       style.yellow("stopping: the agent is stopped and state saved (Ctrl+C again to quit at once)"),
     ),
   );
+  // Nobody reads the run's output any more (`loop run --json | head -1`): stop as on Ctrl+C
+  // rather than spend agent calls nobody sees.
+  const reader = (json ? io.stdout : io.stderr).readerGone;
+  reader?.addEventListener("abort", () => controller.abort(), { once: true });
   let result: Awaited<ReturnType<typeof loop.run>>;
   try {
     result = await loop.run();
@@ -237,12 +263,14 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     display.finish();
   }
   const code = exitCodeFor(result);
-  await writeStatus(
-    statusOf(view, context, Date.now(), { reason: result.exitReason, complete: result.complete }),
-  );
-  await Promise.all([logger.close(), verifierLog.close()]);
+  if (!(result.error instanceof StateLockedError)) {
+    await writeStatus(
+      statusOf(view, context, Date.now(), { reason: result.exitReason, complete: result.complete }),
+    );
+  }
+  await Promise.all([logger.close(), verifierLog.close(), iterationLogs.flush()]);
   if (json) emitJsonResult(io.stdout, result, code);
-  else io.stderr.write(`${resultLine(result, style)}\n`);
+  else io.stderr.write(`${resultLine(result, style, { config, view, now: Date.now() })}\n`);
   return code;
 }
 

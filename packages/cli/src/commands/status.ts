@@ -1,23 +1,23 @@
+import type { LoopConfig } from "@loop/core";
 import { countOption, parseCommandArgs } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
 import { summarizeEvent } from "../format/event-summary.js";
-import { formatClock, readTime } from "../format/format-clock.js";
+import { exitAdvice } from "../format/exit-advice.js";
+import { formatClock, formatUtcClock, readTime } from "../format/format-clock.js";
+import { formatCost } from "../format/format-cost.js";
 import { type LoopSnapshot, readLoopSnapshot } from "../loop-snapshot.js";
-import {
-  loadProjectConfig,
-  openProject,
-  PROJECT_OPTIONS,
-  PROJECT_OPTIONS_HELP,
-} from "../project.js";
+import { loadProjectConfig, openProject, PROJECT_OPTIONS, projectOptionsHelp } from "../project.js";
 import { adoptProjectState } from "../state/adopt-project-state.js";
 import { createStyle, type Style } from "../style.js";
 
 const HELP = `Usage: loop status [options]
 
-Shows a terminal's loop: whether it runs or why it stopped, the plan's progress, the current
-task, iterations, cost, calls this hour, the circuit breaker, metrics and the last decisions.
+Shows a terminal's loop: whether it runs or why it stopped (and what to do about it: what
+the agent asked, which limit to raise, \`loop reset\`), the plan's progress, the current task,
+iterations, cost, calls this hour, the circuit breaker, metrics and the last decisions. Times
+are in UTC.
 
 Without --terminal-id it shows this terminal's loop; if this terminal has none, the loop that
 status.json names (a loop running in another terminal of this project), else the terminal
@@ -27,7 +27,7 @@ Options:
       --json               Everything as one JSON object: { terminalId, stateRoot, state,
                            metrics, status, events, progress, problems }
       --events <n>         How many of the last decisions to show (default 5)
-${PROJECT_OPTIONS_HELP}
+${projectOptionsHelp({ indent: 6, column: 27 })}
   -h, --help               Show this help
 
 Examples:
@@ -63,7 +63,20 @@ function notExitedLine(snapshot: LoopSnapshot): string {
   return `${waiting} (${where})`;
 }
 
-function lines(snapshot: LoopSnapshot, stateRoot: string, style: Style, now: number): string[] {
+/** Why the last run exited and what to do, as `exitAdvice` says it; none while it runs. */
+function adviceLines(snapshot: LoopSnapshot, config: LoopConfig, now: number): string[] {
+  const run = snapshot.state?.run;
+  if (run?.status !== "exited" || run.exit_reason === null) return [];
+  return exitAdvice({ reason: run.exit_reason, state: snapshot.state, config, now });
+}
+
+function lines(
+  snapshot: LoopSnapshot,
+  config: LoopConfig,
+  stateRoot: string,
+  style: Style,
+  now: number,
+): string[] {
   const { state, progress, metrics, status, events } = snapshot;
   const out = [style.bold(`loop status — terminal ${snapshot.terminalId}`)];
   if (state === null) {
@@ -74,6 +87,9 @@ function lines(snapshot: LoopSnapshot, stateRoot: string, style: Style, now: num
   } else {
     const field = (name: string, value: string) => out.push(`  ${name.padEnd(22)}${value}`);
     field("run", runLine(snapshot));
+    for (const line of adviceLines(snapshot, config, now)) {
+      out.push(style.yellow(`${" ".repeat(24)}${line}`));
+    }
     field(
       "plan",
       progress
@@ -85,12 +101,13 @@ function lines(snapshot: LoopSnapshot, stateRoot: string, style: Style, now: num
     field("completion indicators", String(state.completion_indicators));
     field("completed", state.completed_tasks.join(", ") || "none");
     field("given up", state.failed_tasks.join(", ") || "none");
-    field("cost", `$${(state.cost_usd ?? 0).toFixed(2)}`);
+    const cost = state.cost_usd ?? 0;
+    field("cost", cost > 0 ? formatCost(cost) : "unknown (no agent run reported one)");
     field("circuit breaker", state.circuit_breaker?.state ?? "CLOSED");
     const updated = readTime(state.loop_metadata.last_update);
     field(
       "last update",
-      updated === null ? state.loop_metadata.last_update : formatClock(updated, now),
+      updated === null ? state.loop_metadata.last_update : formatUtcClock(updated, now),
     );
     if (status) {
       field(
@@ -106,10 +123,10 @@ function lines(snapshot: LoopSnapshot, stateRoot: string, style: Style, now: num
     }
   }
   if (events.length > 0) {
-    out.push("", style.bold("Last decisions:"));
+    out.push("", style.bold("Last decisions (UTC):"));
     for (const event of events) {
       const at = readTime(event.timestamp);
-      const time = at === null ? event.timestamp : formatClock(at, now);
+      const time = at === null ? event.timestamp : formatClock(at, now, "UTC");
       out.push(`  ${time}  ${event.event.padEnd(16)} ${summarizeEvent(event)}`);
     }
   }
@@ -129,7 +146,8 @@ async function status(args: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   const style = createStyle(io.stdout, io.env);
-  io.stdout.write(`${lines(snapshot, project.store.root, style, Date.now()).join("\n")}\n`);
+  const report = lines(snapshot, config, project.store.root, style, Date.now());
+  io.stdout.write(`${report.join("\n")}\n`);
   return 0;
 }
 

@@ -153,6 +153,33 @@ const EXAMPLES: readonly (readonly [DecisionEvent, string])[] = [
     ),
     "EXIT_GATE_ALWAYS_OPEN: the gate is always open",
   ],
+  [
+    createDecisionEvent(
+      "t1",
+      "state_reset",
+      {
+        parts: ["breaker", "failed", "iterations"],
+        before: {
+          circuit_breaker: "OPEN",
+          failed_tasks: ["TASK-002", "TASK-004"],
+          task_attempts: { "TASK-002": 3, "TASK-004": 3 },
+          iterations: 20,
+          session_id: null,
+          cost_usd: 1,
+        },
+        after: {
+          circuit_breaker: "CLOSED",
+          failed_tasks: [],
+          task_attempts: {},
+          iterations: 0,
+          session_id: null,
+          cost_usd: 1,
+        },
+      },
+      at,
+    ),
+    "circuit breaker OPEN → CLOSED; 2 given-up tasks forgotten (TASK-002, TASK-004), attempts of 2 tasks cleared; iterations 20 → 0",
+  ],
 ];
 
 describe("summarizeEvent", () => {

@@ -6,15 +6,13 @@ import type {
 } from "@loop/core";
 import { oneLine } from "./fit-line.js";
 import { formatDuration } from "./format-duration.js";
+import { plural } from "./plural.js";
+import { summarizeReset } from "./reset-summary.js";
 
 /** One function per event name: a short line saying what its payload decided. */
 type EventSummaries = {
   readonly [Name in DecisionEventName]: (payload: DecisionEventPayloads[Name]) => string;
 };
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}
 
 const SUMMARIES: EventSummaries = {
   iteration_start: (payload) =>
@@ -40,6 +38,7 @@ const SUMMARIES: EventSummaries = {
       ? "passed"
       : `failed: ${plural(payload.unmet.length, "unmet requirement")}, ${plural(payload.concerns.length, "concern")}`,
   config_warning: (payload) => `${payload.code}: ${payload.message}`,
+  state_reset: (payload) => summarizeReset(payload),
 };
 
 function summarizeOf<Name extends DecisionEventName>(event: DecisionEventOf<Name>): string {

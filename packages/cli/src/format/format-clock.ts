@@ -30,6 +30,18 @@ export function formatClock(time: number, now: number, timeZone?: string | undef
 }
 
 /**
+ * A time in UTC, labelled, as every line of the CLI shows times: `09:31:00 UTC` within 12 hours
+ * of `now`, `2026-03-14 09:31 UTC` otherwise. One zone everywhere, so a reset time and the time
+ * of the event beside it never disagree.
+ *
+ * @param time - the time, epoch milliseconds.
+ * @param now - the current time, epoch milliseconds.
+ */
+export function formatUtcClock(time: number, now: number): string {
+  return `${formatClock(time, now, "UTC")} UTC`;
+}
+
+/**
  * An ISO 8601 timestamp from a state file or an event, as epoch milliseconds; `null` when it
  * is not one. A zone-less timestamp is read as UTC, as `@loop/core` reads them.
  */

@@ -44,7 +44,7 @@ export function eventLine(context: FrameContext, event: DecisionEvent): string {
  */
 export function eventLines(context: FrameContext, room: number): string[] {
   if (room < 2) return [];
-  const title = context.style.bold("Recent decisions");
+  const title = context.style.bold(`Recent decisions (${context.timeZone})`);
   const events = context.snapshot.events;
   if (events.length === 0) return [title, context.style.dim("no decision events yet")];
   return [title, ...events.slice(-(room - 1)).map((event) => eventLine(context, event))];

@@ -1,3 +1,4 @@
+import { formatClock } from "../format/format-clock.js";
 import type { LoopSnapshot } from "../loop-snapshot.js";
 import type { Style } from "../style.js";
 
@@ -11,8 +12,18 @@ export interface FrameContext {
   readonly width: number;
   /** Colours, or plain text. */
   readonly style: Style;
-  /** The IANA time zone times are shown in; the machine's zone when absent. */
-  readonly timeZone?: string | undefined;
+  /** The IANA time zone times are shown in, and labelled with (`UTC`). */
+  readonly timeZone: string;
+}
+
+/**
+ * A time as the monitor shows it: in the frame's one zone, labelled with it, `10:15:03 UTC`.
+ *
+ * @param context - the frame, for its zone and the current time.
+ * @param time - the time, epoch milliseconds.
+ */
+export function clockText(context: FrameContext, time: number): string {
+  return `${formatClock(time, context.now, context.timeZone)} ${context.timeZone}`;
 }
 
 /** Width of the labels in front of the dashboard's lines (`Tasks`, `Current`…). */

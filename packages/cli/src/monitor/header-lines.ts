@@ -1,7 +1,7 @@
 import type { LoopState } from "@loop/core";
 import { formatClock, readTime } from "../format/format-clock.js";
 import { formatDuration } from "../format/format-duration.js";
-import { type FrameContext, label } from "./frame-context.js";
+import { clockText, type FrameContext, label } from "./frame-context.js";
 
 function runStatus(context: FrameContext, state: LoopState): string {
   const { style } = context;
@@ -14,24 +14,32 @@ function runStatus(context: FrameContext, state: LoopState): string {
   return colour(`exited: ${reason}`);
 }
 
-function iterations(state: LoopState): string {
-  const total = state.loop_metadata.iterations;
+/**
+ * The iteration, numbered as `loop run` numbers it: while a run is in an iteration, that one
+ * (`status.json`'s `loop_count`; the state counts only finished iterations), else the last.
+ */
+function iterations(context: FrameContext, state: LoopState): string {
   const run = state.run;
-  const thisRun = run === undefined ? "" : ` (${total - run.iterations_at_start} this run)`;
-  return `iteration ${total}${thisRun}`;
+  const finished = state.loop_metadata.iterations;
+  const current = context.snapshot.status?.loop_count ?? 0;
+  const shown = run?.status === "running" ? Math.max(finished, current) : finished;
+  const thisRun = run === undefined ? "" : ` (${shown - run.iterations_at_start} this run)`;
+  return `iteration ${shown}${thisRun}`;
 }
 
+/** The run's start and last update, in the frame's zone, labelled once at the end of the line. */
 function times(context: FrameContext, state: LoopState): string[] {
   const parts: string[] = [];
+  const clock = (time: number) => formatClock(time, context.now, context.timeZone);
   const started = readTime(state.run?.started_at ?? state.loop_metadata.started_at);
+  const updated = readTime(state.loop_metadata.last_update);
   if (started !== null) {
     const running = state.run?.status === "running";
     const ago = running ? `, ${formatDuration(context.now - started)} ago` : "";
-    parts.push(`started ${formatClock(started, context.now, context.timeZone)}${ago}`);
+    const zone = updated === null ? ` ${context.timeZone}` : "";
+    parts.push(`started ${clock(started)}${zone}${ago}`);
   }
-  const updated = readTime(state.loop_metadata.last_update);
-  if (updated !== null)
-    parts.push(`updated ${formatClock(updated, context.now, context.timeZone)}`);
+  if (updated !== null) parts.push(`updated ${clockText(context, updated)}`);
   return parts;
 }
 
@@ -56,7 +64,9 @@ export function headerLines(context: FrameContext): string[] {
       ? style.yellow(
           "no loop state yet: start one with `loop run`; this screen updates when it does",
         )
-      : [runStatus(context, state), iterations(state), ...times(context, state)].join(" · ");
+      : [runStatus(context, state), iterations(context, state), ...times(context, state)].join(
+          " · ",
+        );
   const status = statusLine(context);
   return [title, `${label(context, "Run")}${run}`, ...(status === null ? [] : [status])];
 }

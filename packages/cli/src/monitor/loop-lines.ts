@@ -1,7 +1,7 @@
-import { formatClock, readTime } from "../format/format-clock.js";
+import { readTime } from "../format/format-clock.js";
 import { formatCountdown } from "../format/format-duration.js";
 import { findActiveWait } from "./active-wait.js";
-import { type FrameContext, LABEL_WIDTH, label } from "./frame-context.js";
+import { clockText, type FrameContext, LABEL_WIDTH, label } from "./frame-context.js";
 import { renderProgressBar } from "./progress-bar.js";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -30,7 +30,8 @@ function callsText(context: FrameContext): string | null {
   const { snapshot, now } = context;
   const status = snapshot.status;
   if (status !== null) {
-    const reset = status.next_reset === "" ? "" : ` (resets ${status.next_reset})`;
+    // status.json's next_reset is a time of day in UTC, ralph_loop.sh's field.
+    const reset = status.next_reset === "" ? "" : ` (resets ${status.next_reset} UTC)`;
     return `${status.calls_made_this_hour}/${status.max_calls_per_hour} calls this hour${reset}`;
   }
   const window = snapshot.state?.rate_window;
@@ -69,13 +70,13 @@ function failedLine(context: FrameContext): string | null {
 }
 
 /**
- * The countdown of a wait for a limit, `waiting for usage limit: 12m 03s (until 15:00:00)`, or
+ * The countdown of a wait for a limit, `waiting for usage limit: 12m 03s (until 15:00:00 UTC)`, or
  * `null` when the loop is not waiting.
  */
 export function waitLine(context: FrameContext): string | null {
   const wait = findActiveWait(context.snapshot, context.now);
   if (wait === null) return null;
-  const until = formatClock(wait.until, context.now, context.timeZone);
+  const until = clockText(context, wait.until);
   return context.style.yellow(
     `waiting for ${wait.kind}: ${formatCountdown(wait.until, context.now)} (until ${until})`,
   );

@@ -88,6 +88,7 @@ function snapshot(changes: Partial<LoopSnapshot> = {}): LoopSnapshot {
     status: status(),
     events: [iterationStart(3, "TASK-003", -60_000)],
     progress: PROGRESS,
+    lock: null,
     problems: [],
     ...changes,
   };
@@ -109,19 +110,32 @@ function render(
 }
 
 describe("renderMonitorFrame", () => {
+  it("numbers the iteration in progress as loop run does, one ahead of the finished ones", () => {
+    const inProgress = snapshot({ status: status({ loop_count: 4 }) });
+    expect(render(inProgress).join("\n")).toContain("running · iteration 4 (4 this run)");
+    const exited = snapshot({
+      state: exitedState("max_iterations"),
+      status: status({ loop_count: 4 }),
+    });
+    expect(render(exited).join("\n")).toContain(
+      "exited: max_iterations · iteration 3 (3 this run)",
+    );
+  });
+
   it("shows the run, the progress bar, the current task, limits and events", () => {
     const text = render(snapshot()).join("\n");
     expect(text).toContain("loop monitor · terminal t1");
     expect(text).toMatch(
-      /running · iteration 3 \(3 this run\) · started 10:00:00, 20m 00s ago · updated 10:19:00/,
+      /running · iteration 3 \(3 this run\) · started 10:00:00, 20m 00s ago · updated 10:19:00 UTC/,
     );
     expect(text).toContain("Status   running, last action executing");
     expect(text).toMatch(/Tasks {4}\[█+░+\] 2\/5 40%/);
     expect(text).toContain("Current  TASK-003 Create login endpoint");
     expect(text).toContain(
-      "Limits   42/100 calls this hour (resets 11:00:00) · cost $0.42 · breaker CLOSED",
+      "Limits   42/100 calls this hour (resets 11:00:00 UTC) · cost $0.42 · breaker CLOSED",
     );
-    expect(text).toContain("Recent decisions");
+    // Every time is in one zone, labelled: the reset time above and the events' times agree.
+    expect(text).toContain("Recent decisions (UTC)");
     expect(text).toContain("10:19:00  iteration_start   #3 TASK-003 of 5 tasks");
     expect(text).not.toContain("waiting");
     expect(text).not.toContain("q quit");
@@ -138,7 +152,7 @@ describe("renderMonitorFrame", () => {
       "Tasks    0 completed (the plan could not be read)",
       "Current  no task",
       "",
-      "Recent decisions",
+      "Recent decisions (UTC)",
       "no decision events yet",
     ]);
   });
@@ -189,7 +203,7 @@ describe("renderMonitorFrame", () => {
       ),
     ];
     const lines = render(snapshot({ events, status: status({ wait_until: reset }) }));
-    expect(lines).toContain("waiting for usage limit: 12m 03s (until 10:32:03)");
+    expect(lines).toContain("waiting for usage limit: 12m 03s (until 10:32:03 UTC)");
   });
 
   it("cuts every line to the width", () => {

@@ -18,7 +18,10 @@ export interface MonitorFrameOptions {
   readonly height: number;
   /** Colours, or plain text (`createStyle`). */
   readonly style: Style;
-  /** The IANA time zone times are shown in; the machine's zone when absent. */
+  /**
+   * The IANA time zone times are shown in, and labelled with; `UTC` when absent, the zone of
+   * the state files, the decision log and `status.json`'s `next_reset`.
+   */
   readonly timeZone?: string | undefined;
   /** Whether to show the keys (`q quit`) on the last line: for the live dashboard. */
   readonly interactive?: boolean | undefined;
@@ -60,7 +63,7 @@ export function renderMonitorFrame(options: MonitorFrameOptions): string[] {
     now: options.now,
     width: options.width,
     style: options.style,
-    timeZone: options.timeZone,
+    timeZone: options.timeZone ?? "UTC",
   };
   const top = [...headerLines(context), "", ...loopLines(context), ""];
   const footer = options.interactive

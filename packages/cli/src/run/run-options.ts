@@ -21,5 +21,6 @@ export const RUN_OPTIONS = {
   "permission-mode": { type: "string" },
   "dangerously-skip-permissions": { type: "boolean" },
   "dry-run": { type: "boolean" },
+  reset: { type: "boolean" },
   json: { type: "boolean" },
 } as const;

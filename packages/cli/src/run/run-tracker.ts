@@ -23,6 +23,13 @@ export interface RunView {
   maxCallsPerHour: number;
   /** Cost so far, over every run of this terminal, in US dollars. */
   costUsd: number;
+  /**
+   * Whether an agent run of this loop run reported its cost. When none did (an executor that
+   * does not report cost), `costUsd` is only what earlier runs reported, and may be unknown.
+   */
+  costReported: boolean;
+  /** When the running iteration started, epoch milliseconds; `null` between iterations. */
+  iterationStartedAt: number | null;
   /** The wait in progress, `null` when not waiting. */
   wait: { readonly kind: "rate_limit" | "usage_limit"; readonly until: number } | null;
   /** What happened last: `executing`, `executed`, `failed`, `rate_limit_wait`, `usage_limit_wait`… */
@@ -53,6 +60,8 @@ export function trackRun(loop: Loop, options: TrackRunOptions): Readonly<RunView
     callsThisHour: 0,
     maxCallsPerHour: options.maxCallsPerHour,
     costUsd: 0,
+    costReported: false,
+    iterationStartedAt: null,
     wait: null,
     lastAction: "starting",
   };
@@ -84,15 +93,19 @@ export function trackRun(loop: Loop, options: TrackRunOptions): Readonly<RunView
     view.iteration = iteration;
     view.task = task === null ? null : { id: task.id, title: task.title };
     view.wait = null;
+    view.iterationStartedAt = options.now();
     view.lastAction = "executing";
     void refresh();
   });
   loop.on("iteration-end", ({ result }) => {
     view.lastAction = result.success ? "executed" : "failed";
+    view.iterationStartedAt = null;
+    if (result.costUsd !== undefined) view.costReported = true;
     void refresh();
   });
   loop.on("wait", ({ kind, until }) => {
     view.wait = { kind, until };
+    view.iterationStartedAt = null;
     view.lastAction = `${kind}_wait`;
     void refresh();
   });

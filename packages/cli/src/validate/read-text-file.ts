@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { errorMessage } from "../error-message.js";
+import { describeFileError } from "../file-error.js";
 
 /** What {@link readTextFile} found. */
 export type TextFileRead =
@@ -19,7 +19,6 @@ export async function readTextFile(path: string): Promise<TextFileRead> {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === "ENOENT") return { kind: "missing" };
-    const reason = errorMessage(error);
-    return { kind: "unreadable", reason };
+    return { kind: "unreadable", reason: describeFileError(error) };
   }
 }

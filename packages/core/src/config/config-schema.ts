@@ -96,6 +96,16 @@ const loopConfigObject = z
             ".claude/loop/logs/verifier.log",
             "File of verification runs (JSON lines).",
           ),
+          iteration_logs: textSetting(
+            ".claude/loop/logs/iterations",
+            "Folder of the per-iteration logs (the agent's raw output), one subfolder per terminal; `loop logs` shows them.",
+          ),
+          iteration_logs_keep: integerSetting({
+            minimum: 0,
+            defaultValue: 50,
+            description:
+              "How many iteration logs to keep per terminal; older ones are deleted. 0 writes none.",
+          }),
         },
         "Where the loop writes its logs.",
       ),

@@ -21,6 +21,8 @@ const expectedDefaults: [string, unknown][] = [
   ["plans.optional_headings", ["Optional", "Future", "Future Enhancements", "Nice to Have"]],
   ["logging.decision_log", ".claude/loop/logs/decision.log"],
   ["logging.verifier_log", ".claude/loop/logs/verifier.log"],
+  ["logging.iteration_logs", ".claude/loop/logs/iterations"],
+  ["logging.iteration_logs_keep", 50],
   ["limits.max_iterations", 20],
   ["limits.max_calls_per_hour", 100],
   ["limits.max_cost_usd", null],

@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { LoopConfigSchema } from "./config-schema.js";
 
-/** Where the published JSON Schema of the config can be fetched. */
+/**
+ * The `$id` of the config's JSON Schema: its name, not a download address. Editors find the
+ * schema through the file `loop init` writes beside the config (`$schema=./config.schema.json`).
+ */
 export const CONFIG_SCHEMA_ID = "https://unpkg.com/@loop/core/config.schema.json";
 
 /**
@@ -14,7 +17,7 @@ export const CONFIG_SCHEMA_ID = "https://unpkg.com/@loop/core/config.schema.json
  *
  * @example
  * ```yaml
- * # yaml-language-server: $schema=https://unpkg.com/@loop/core/config.schema.json
+ * # yaml-language-server: $schema=./config.schema.json
  * version: 1
  * ```
  */

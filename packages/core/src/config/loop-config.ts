@@ -92,6 +92,17 @@ export interface LoopConfig {
      * @defaultValue ".claude/loop/logs/verifier.log"
      */
     verifier_log: string;
+    /**
+     * Folder of the per-iteration logs (the agent's raw output), one subfolder per terminal;
+     * `loop logs` shows them.
+     * @defaultValue ".claude/loop/logs/iterations"
+     */
+    iteration_logs: string;
+    /**
+     * How many iteration logs to keep per terminal; older ones are deleted. 0 writes none.
+     * @defaultValue 50
+     */
+    iteration_logs_keep: number;
   };
   /** Safety limits that end the loop whatever the exit gate says. */
   limits: {

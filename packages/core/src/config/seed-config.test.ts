@@ -67,6 +67,9 @@ describe("the seed's config snippets", () => {
     expect(config.logging).toEqual({
       decision_log: ".claude/loop/logs/decision.log",
       verifier_log: ".claude/loop/logs/verifier.log",
+      // Not in the seed: the per-iteration logs, at their defaults.
+      iteration_logs: ".claude/loop/logs/iterations",
+      iteration_logs_keep: 50,
     });
   });
 

@@ -26,3 +26,21 @@ export function completedEarlier(
   if (stored.loop_metadata.plan_path !== planPath) return null;
   return allRequiredTasksDone(view.tasks) ? reason : null;
 }
+
+/**
+ * Why a first run has nothing to do: no iteration ever ran on this terminal's state (or there
+ * is none) and every required task of the plan is already checked — the user checked them, or
+ * the work was done before the loop. The run exits at once, complete, calling no agent.
+ * `null` when a task is open, or an earlier iteration ran (its exit is {@link completedEarlier}'s).
+ *
+ * @param stored - the terminal's state as stored, before the new run starts.
+ * @param view - the plan as it is now.
+ */
+export function completeAtStart(
+  stored: LoopState | null,
+  view: Pick<PlanView, "tasks" | "prd">,
+): ExitReason | null {
+  if (stored !== null && stored.loop_metadata.iterations > 0) return null;
+  if (view.tasks.length === 0 || !allRequiredTasksDone(view.tasks)) return null;
+  return view.prd === null ? "all_tasks_complete" : "prd_complete";
+}

@@ -16,6 +16,17 @@ export interface ExecutionOutcome {
   readonly thrown: unknown;
 }
 
+/** `timed out after 30 minutes` (`1.5 minutes`, `45 seconds`): the failure of a timed-out run. */
+export function timeoutMessage(timeoutMs: number): string {
+  const round = (value: number) => Number(value.toFixed(2)).toString();
+  if (timeoutMs < 60_000) {
+    const seconds = round(timeoutMs / 1000);
+    return `timed out after ${seconds} second${seconds === "1" ? "" : "s"}`;
+  }
+  const minutes = round(timeoutMs / 60_000);
+  return `timed out after ${minutes} minute${minutes === "1" ? "" : "s"}`;
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -78,18 +89,18 @@ export async function executeWithTimeout(
     }
     if (settled.kind === "thrown") {
       return {
-        result: failed(messageOf(settled.thrown)),
+        result: failed(timedOut ? timeoutMessage(options.timeoutMs) : messageOf(settled.thrown)),
         timedOut,
         aborted,
         thrown: settled.thrown,
       };
     }
     const result = settled.result;
-    const timeoutNote = timedOut
-      ? `timed out after ${options.timeoutMs / 60_000} minutes`
-      : undefined;
     return {
-      result: timedOut ? { ...result, success: false, error: result.error ?? timeoutNote } : result,
+      // The executor saw only its signal fire ("aborted"); the loop knows it was the timeout.
+      result: timedOut
+        ? { ...result, success: false, error: timeoutMessage(options.timeoutMs) }
+        : result,
       timedOut,
       aborted,
       thrown: null,

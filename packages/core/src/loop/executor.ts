@@ -76,6 +76,15 @@ export interface ExecutionResult {
   readonly transcript?: readonly ChatTurn[] | undefined;
   /** A short description of the failure when `success` is false. */
   readonly error?: string | undefined;
+  /**
+   * The agent's whole answer as it printed it, for the per-iteration log (`loop logs`): never
+   * parsed by the engine. Claude Code's is the stream-json lines of stdout; a command's (the
+   * Codex, Gemini, Aider and Amp presets') its stdout, then, when it wrote any, a line
+   * `--- stderr ---` and its stderr. Executors keep it bounded: they keep the end, and a first
+   * line `[loop: the first … bytes of stdout were cut …]` says when the start was dropped.
+   * Absent when the executor keeps none (the log then shows `output`).
+   */
+  readonly raw?: string | undefined;
 }
 
 /**

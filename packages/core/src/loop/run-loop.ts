@@ -9,19 +9,24 @@ import type {
   DecisionEventPayloads,
 } from "../observe/decision-event-payloads.js";
 import { updateMetrics } from "../observe/metrics-document.js";
+import { EmptyPlanError } from "../plan/empty-plan-error.js";
 import { createPlanCache } from "../plan/plan-cache.js";
 import type { ExitPolicyInput } from "../policy/exit-policy-input.js";
 import { type ExitReason, isCompletionReason } from "../policy/exit-reasons.js";
 import { checkRateLimit, recordCall } from "../policy/rate-limiter.js";
 import { type ExitDecision, shouldExit } from "../policy/should-exit.js";
+import { isQuestionOnly } from "../policy/stop-counters.js";
 import { selectNextTask } from "../policy/task-selection.js";
+import { type AgentReport, agentReportOf } from "../state/agent-report.js";
 import { createInitialState } from "../state/initial-state.js";
 import { formatTimestamp } from "../state/iso-timestamp.js";
 import type { LoopState } from "../state/loop-state.js";
 import { fromRateWindow, toRateWindow } from "../state/persisted-rate-window.js";
 import { startRun } from "../state/start-run.js";
+import { StateLockedError } from "../state/state-errors.js";
 import { createStateManager, type StateManager } from "../state/state-manager.js";
 import type { StateLock } from "../state/state-store.js";
+import { toUsageLimitRecord, type UsageLimitRecord } from "../state/usage-limit-record.js";
 import { analyzeResponse } from "../status/analyze-response.js";
 import type { ResponseSignals } from "../status/response-signals.js";
 import type { Concern } from "../verify/user-concerns.js";
@@ -29,8 +34,8 @@ import { extractUserConcerns } from "../verify/user-concerns.js";
 import { verifyCompletion } from "../verify/verify-completion.js";
 import { checkPromptTemplate } from "./check-prompt-template.js";
 import type { Clock } from "./clock.js";
-import { completedEarlier } from "./completed-earlier.js";
-import { executeWithTimeout } from "./execute-with-timeout.js";
+import { completeAtStart, completedEarlier } from "./completed-earlier.js";
+import { executeWithTimeout, timeoutMessage } from "./execute-with-timeout.js";
 import type { ExecutionResult, UsageLimit } from "./executor.js";
 import { asError, reasonForError } from "./exit-reason-for-error.js";
 import { iterationRequest } from "./iteration-request.js";
@@ -121,6 +126,10 @@ class LoopRun {
   private failureReasons = new Map<string, string>();
   /** The terminal's state as stored before this run started it. */
   private storedAtStart: LoopState | null = null;
+  /** What the agent said in the iteration that decided `blocked` or `needs_input`. */
+  private agentReport: AgentReport | null = null;
+  /** The usage limit that decided `usage_limit`. */
+  private usageLimit: UsageLimitRecord | null = null;
 
   constructor(
     private readonly options: RunLoopOptions,
@@ -163,8 +172,14 @@ class LoopRun {
   async run(): Promise<LoopResult> {
     let lock: StateLock | null = null;
     let exit: { reason: ExitReason; error: Error | null; complete: boolean };
+    // Refused by the lock (another loop runs on this terminal): this run never started, so it
+    // writes nothing, neither state nor decision log.
+    let refused = false;
     try {
-      lock = (await this.options.store.lock?.(this.terminalId)) ?? null;
+      lock = await this.takeLock().catch((error: unknown) => {
+        refused = error instanceof StateLockedError;
+        throw error;
+      });
       if (lock?.takenOverFrom) {
         const holder = lock.takenOverFrom;
         this.record("lock_takeover", {
@@ -173,12 +188,14 @@ class LoopRun {
       }
       exit = await this.loop();
     } catch (error) {
-      this.recordError(
-        error,
-        this.iterationInProgress ?? this.state?.loop_metadata.iterations ?? 0,
-      );
       exit = { reason: reasonForError(error), error: asError(error), complete: false };
-      await this.finish(exit.reason).catch(() => undefined);
+      if (!refused) {
+        this.recordError(
+          error,
+          this.iterationInProgress ?? this.state?.loop_metadata.iterations ?? 0,
+        );
+        await this.finish(exit.reason).catch(() => undefined);
+      }
     } finally {
       await lock?.release().catch(() => undefined);
       await this.logger?.flush();
@@ -197,6 +214,10 @@ class LoopRun {
       decision: this.lastDecision,
       error: exit.error,
     };
+  }
+
+  private async takeLock(): Promise<StateLock | null> {
+    return (await this.options.store.lock?.(this.terminalId)) ?? null;
   }
 
   private loadConfig(): Promise<LoopConfig> {
@@ -237,16 +258,37 @@ class LoopRun {
     await this.manager.writeState(this.terminalId, this.state);
   }
 
+  /** What the exit record carries beyond its reason: what the agent said, or the limit hit. */
+  private exitReport(reason: ExitReason): {
+    agent_report?: AgentReport;
+    usage_limit?: UsageLimitRecord;
+  } {
+    if ((reason === "blocked" || reason === "needs_input") && this.agentReport !== null) {
+      return { agent_report: this.agentReport };
+    }
+    if (reason === "usage_limit" && this.usageLimit !== null) {
+      return { usage_limit: this.usageLimit };
+    }
+    return {};
+  }
+
   private async finish(reason: ExitReason): Promise<void> {
     if (this.state === null) return;
     const run = this.state.run;
-    if (run) this.state = { ...this.state, run: { ...run, status: "exited", exit_reason: reason } };
+    const report = this.exitReport(reason);
+    if (run) {
+      this.state = {
+        ...this.state,
+        run: { ...run, status: "exited", exit_reason: reason, ...report },
+      };
+    }
     await this.writeState();
     this.record("loop_exit", {
       total_iterations: this.state.loop_metadata.iterations,
       total_tasks_completed: this.state.completed_tasks.length,
       exit_reason: reason,
       final_state: this.state,
+      ...report,
     });
   }
 
@@ -276,7 +318,12 @@ class LoopRun {
         config.plans.optional_headings,
       );
       if (this.iterationsThisRun === 0) {
-        const earlier = completedEarlier(this.storedAtStart, this.options.plan.path, view);
+        if (view.tasks.length === 0) {
+          throw new EmptyPlanError({ file: this.options.plan.path, prd: view.prd !== null });
+        }
+        const earlier =
+          completedEarlier(this.storedAtStart, this.options.plan.path, view) ??
+          completeAtStart(this.storedAtStart, view);
         if (earlier !== null) return this.stop(earlier, view);
       }
       const prepared = prepareIteration(this.state as LoopState, view, config, this.clock.now());
@@ -356,7 +403,10 @@ class LoopRun {
         });
         this.iterationInProgress = null;
         this.taskInProgress = null;
-        if (stop) return this.stop("usage_limit", view);
+        if (stop) {
+          this.usageLimit = toUsageLimitRecord(usageLimit);
+          return this.stop("usage_limit", view);
+        }
         await this.waitForUsageLimit(usageLimit);
         continue;
       }
@@ -499,10 +549,11 @@ class LoopRun {
     const state = this.state as LoopState;
     const filesChanged = result.filesChanged ?? 0;
     const progress = tasksCompleted.length > 0 || filesChanged > 0;
-    let next: LoopState = {
-      ...state,
-      loop_metadata: { ...state.loop_metadata, iterations: iteration },
-    };
+    // An aborted iteration (Ctrl+C) does not count toward limits.max_iterations: the next run
+    // runs it again under the same number.
+    let next: LoopState = aborted
+      ? state
+      : { ...state, loop_metadata: { ...state.loop_metadata, iterations: iteration } };
     this.iterationsThisRun += 1;
     if (result.sessionId) {
       this.sessionId = result.sessionId;
@@ -511,13 +562,18 @@ class LoopRun {
 
     // An execution the caller aborted is neither a failed attempt nor evidence for the breaker or
     // the stop detectors: stopping the agent is the user's decision, not the task's failure.
-    if (task !== null && !aborted && !tasksCompleted.includes(task.id)) {
+    // An answer that only asks questions is not a failed attempt either: the task waits for its
+    // answer (and the loop stops with needs_input when none comes), it is not given up.
+    const questionOnly =
+      result.success &&
+      isQuestionOnly({ signals, tasksCompleted: tasksCompleted.length, filesChanged });
+    if (task !== null && !aborted && !questionOnly && !tasksCompleted.includes(task.id)) {
       const failed = !result.success;
       if (failed || !progress) {
         const attempts = (state.task_attempts?.[task.id] ?? 0) + 1;
         next = withAttempts(next, task.id, attempts);
         const reason = timedOut
-          ? `timed out after ${config.limits.iteration_timeout_minutes} minutes`
+          ? timeoutMessage(config.limits.iteration_timeout_minutes * 60_000)
           : failed
             ? (result.error ?? "the run failed")
             : null;
@@ -594,6 +650,7 @@ class LoopRun {
     );
 
     const decision = this.decide(config, view, selection, signals);
+    this.agentReport = agentReportOf(signals);
     this.record("iteration_end", {
       iteration,
       tasks_completed: current.completed_tasks,
@@ -623,6 +680,15 @@ class LoopRun {
     this.verificationPassed = verification.passed;
     this.unmetRequirements = verification.unmet.map((requirement) => requirement.text);
     this.concerns = [...verification.concerns];
+    // A verdict that holds the exit back is a decision the log explains; every verdict, with
+    // each requirement's match, is in verifier.log.
+    if (!verification.passed) {
+      this.record("verification", {
+        passed: false,
+        unmet: this.unmetRequirements,
+        concerns: this.concerns.map(({ kind, text }) => ({ kind, text })),
+      });
+    }
     this.emitter.emit("verification", {
       passed: verification.passed,
       unmet: this.unmetRequirements,

@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { EXIT_REASONS, type ExitReason } from "../policy/exit-reasons.js";
+import { type AgentReport, AgentReportSchema } from "../state/agent-report.js";
 import { type LoopState, LoopStateSchema } from "../state/loop-state.js";
+import { RESET_PARTS, type ResetPart, type ResetSnapshot } from "../state/reset-state.js";
 import {
+  amountField,
   booleanField,
   choiceField,
   countField,
@@ -14,6 +17,7 @@ import {
   textField,
   timestampField,
 } from "../state/state-fields.js";
+import { type UsageLimitRecord, UsageLimitRecordSchema } from "../state/usage-limit-record.js";
 
 /** `iteration_start` (seed): an iteration begins. */
 export interface IterationStartPayload {
@@ -69,6 +73,10 @@ export interface LoopExitPayload {
   readonly exit_reason: ExitReason;
   /** The `loop_state` document at exit; `null` when there is none (a state error). */
   readonly final_state: LoopState | null;
+  /** Optional, for `blocked` and `needs_input`: why the agent stopped and what it asked. */
+  readonly agent_report?: AgentReport | undefined;
+  /** Optional, for `usage_limit`: the limit that stopped the loop. */
+  readonly usage_limit?: UsageLimitRecord | undefined;
 }
 
 /** `error` (seed): an error during an iteration. */
@@ -170,6 +178,19 @@ export interface ConfigWarningPayload {
 }
 
 /**
+ * `state_reset`: `loop reset` (or `loop run --reset`) reset parts of the state after a safety
+ * stop (see `resetState`).
+ */
+export interface StateResetPayload {
+  /** The parts reset: `breaker`, `failed`, `iterations`, `session`, `cost`. */
+  readonly parts: readonly ResetPart[];
+  /** The fields a reset may change, before it. */
+  readonly before: ResetSnapshot;
+  /** The same fields after it. */
+  readonly after: ResetSnapshot;
+}
+
+/**
  * The payload of every decision event, by event name. Payload fields are snake_case, as
  * persisted in `decision.log`. Payloads may carry fields beyond these (kept when read).
  */
@@ -196,6 +217,8 @@ export interface DecisionEventPayloads {
   readonly verification: VerificationPayload;
   /** See {@link ConfigWarningPayload}. */
   readonly config_warning: ConfigWarningPayload;
+  /** See {@link StateResetPayload}. */
+  readonly state_reset: StateResetPayload;
 }
 
 /** The name of a decision event. */
@@ -227,6 +250,24 @@ const exitCheckSchema = sectionField(
     detail: textField("One line for people."),
   },
   "One exit condition.",
+);
+
+const resetSnapshotSchema = sectionField(
+  {
+    circuit_breaker: choiceField(["CLOSED", "HALF_OPEN", "OPEN"], "The breaker's state."),
+    failed_tasks: idListField("The given-up tasks."),
+    task_attempts: z
+      .record(
+        z.string(),
+        countField("Attempts made."),
+        expected("a mapping of task id to attempts"),
+      )
+      .describe("Attempts made per task."),
+    iterations: countField("Iterations over every run."),
+    session_id: nullableIdField("The agent's session id."),
+    cost_usd: amountField("Cost over every run."),
+  },
+  "The fields a reset may change.",
 );
 
 /** The payload schema of every event: unknown payload fields are kept. */
@@ -261,6 +302,8 @@ export const PAYLOAD_SCHEMAS: {
       total_tasks_completed: countField("Tasks completed."),
       exit_reason: exitReasonField("Why the loop stopped."),
       final_state: LoopStateSchema.nullable().describe("The loop_state document at exit."),
+      agent_report: AgentReportSchema.optional(),
+      usage_limit: UsageLimitRecordSchema.optional(),
     },
     "loop_exit payload.",
   ),
@@ -343,5 +386,15 @@ export const PAYLOAD_SCHEMAS: {
       message: textField("What is wrong."),
     },
     "config_warning payload.",
+  ),
+  state_reset: sectionField(
+    {
+      parts: z
+        .array(choiceField(RESET_PARTS, "A part."), expected("a list of reset parts"))
+        .describe("The parts reset."),
+      before: resetSnapshotSchema,
+      after: resetSnapshotSchema,
+    },
+    "state_reset payload.",
   ),
 };

@@ -97,6 +97,25 @@ const examples: { readonly [Name in DecisionEventName]: DecisionEventPayloads[Na
     path: ["exit_policy", "min_completion_indicators"],
     message: "the exit gate is always open",
   },
+  state_reset: {
+    parts: ["breaker", "failed", "iterations", "session"],
+    before: {
+      circuit_breaker: "OPEN",
+      failed_tasks: ["TASK-002"],
+      task_attempts: { "TASK-002": 3 },
+      iterations: 20,
+      session_id: "sess-1",
+      cost_usd: 1.25,
+    },
+    after: {
+      circuit_breaker: "CLOSED",
+      failed_tasks: [],
+      task_attempts: {},
+      iterations: 0,
+      session_id: null,
+      cost_usd: 1.25,
+    },
+  },
 };
 
 describe("the seed's decision log", () => {
@@ -151,6 +170,7 @@ describe("DECISION_EVENT_NAMES", () => {
       "lock_takeover",
       "verification",
       "config_warning",
+      "state_reset",
     ]);
     expect(Object.isFrozen(DECISION_EVENT_NAMES)).toBe(true);
   });

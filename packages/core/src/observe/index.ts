@@ -26,6 +26,7 @@ export type {
   LoopExitPayload,
   RateLimitWaitPayload,
   StateRecoveredPayload,
+  StateResetPayload,
   TaskFailedPayload,
   UsageLimitWaitPayload,
   VerificationPayload,

@@ -7,6 +7,7 @@
  * @module
  */
 
+export { EmptyPlanError, type EmptyPlanErrorOptions } from "./empty-plan-error.js";
 export { parsePlan } from "./parse-plan.js";
 export type { ParsedPlan, ParsePlanOptions } from "./parsed-plan.js";
 export { createPlanCache, type PlanCache, type PlanCacheOptions } from "./plan-cache.js";

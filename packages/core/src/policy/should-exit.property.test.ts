@@ -94,6 +94,7 @@ const signalsArb: fc.Arbitrary<ResponseSignals> = fc
     completionPhrases: shape.completionPhrases,
     completionIndicatorCount: shape.completionPhrases.length,
     blocked: shape.blocked,
+    blockedReason: shape.blocked ? "I cannot proceed without the API key." : null,
     questions: shape.questions,
     askingQuestions: shape.questions.length > 0,
     errorFingerprint: shape.errorFingerprint,

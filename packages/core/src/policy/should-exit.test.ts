@@ -15,6 +15,7 @@ function signals(overrides: Partial<ResponseSignals> = {}): ResponseSignals {
     completionPhrases: [],
     completionIndicatorCount: 0,
     blocked: false,
+    blockedReason: null,
     questions: [],
     askingQuestions: false,
     errorFingerprint: null,

@@ -3,16 +3,21 @@ import * as state from "./index.js";
 
 it("exports exactly the state API", () => {
   expect(Object.keys(state).sort()).toEqual([
+    "AgentReportSchema",
+    "DEFAULT_RESET_PARTS",
     "LOOP_STATE_SCHEMA_VERSION",
     "LoopStateSchema",
     "PersistedCircuitBreakerSchema",
     "PersistedRateWindowSchema",
     "PersistedStopCountersSchema",
+    "RESET_PARTS",
     "RunRecordSchema",
     "StateLockedError",
     "StateStoreError",
     "StateValidationError",
     "UnsupportedStoreError",
+    "UsageLimitRecordSchema",
+    "agentReportOf",
     "assertSafeTerminalId",
     "createInitialState",
     "createStateManager",
@@ -24,10 +29,12 @@ it("exports exactly the state API", () => {
     "isIsoTimestamp",
     "isSafeTerminalId",
     "parseTimestamp",
+    "resetState",
     "sanitizeTerminalId",
     "startRun",
     "toCircuitBreakerState",
     "toRateWindow",
     "toStopCounters",
+    "toUsageLimitRecord",
   ]);
 });

@@ -1,3 +1,4 @@
+export { type AgentReport, AgentReportSchema, agentReportOf } from "./agent-report.js";
 export { createInitialState, type InitialStateOptions } from "./initial-state.js";
 export {
   formatTimestamp,
@@ -23,6 +24,15 @@ export {
   PersistedStopCountersSchema,
   toStopCounters,
 } from "./persisted-stop-counters.js";
+export {
+  DEFAULT_RESET_PARTS,
+  RESET_PARTS,
+  type ResetPart,
+  type ResetSnapshot,
+  type ResetStateOptions,
+  resetState,
+  type StateReset,
+} from "./reset-state.js";
 export { type RunRecord, RunRecordSchema } from "./run-record.js";
 export { assertSafeTerminalId, isSafeTerminalId, sanitizeTerminalId } from "./safe-terminal-id.js";
 export { type StartRunOptions, startRun } from "./start-run.js";
@@ -52,3 +62,8 @@ export {
   type TerminalIdOptions,
 } from "./terminal-id.js";
 export { UnsupportedStoreError } from "./unsupported-store-error.js";
+export {
+  toUsageLimitRecord,
+  type UsageLimitRecord,
+  UsageLimitRecordSchema,
+} from "./usage-limit-record.js";

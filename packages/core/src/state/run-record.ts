@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { EXIT_REASONS } from "../policy/exit-reasons.js";
+import { AgentReportSchema } from "./agent-report.js";
 import {
   amountField,
   choiceField,
@@ -9,6 +10,7 @@ import {
   sectionField,
   timestampField,
 } from "./state-fields.js";
+import { UsageLimitRecordSchema } from "./usage-limit-record.js";
 
 /**
  * `loop_state.json`'s `run`: the current (or last) run of the loop — one invocation, from
@@ -30,6 +32,12 @@ export const RunRecordSchema = sectionField(
     ),
     cost_usd_at_start: amountField(
       "cost_usd when the run started: cost of this run = cost_usd − this.",
+    ),
+    agent_report: AgentReportSchema.optional().describe(
+      "A run that exited blocked or needs_input: what the agent said (absent otherwise).",
+    ),
+    usage_limit: UsageLimitRecordSchema.optional().describe(
+      "A run that exited usage_limit: the limit that stopped it (absent otherwise).",
     ),
   },
   "The current or last run of the loop.",

@@ -458,6 +458,16 @@ describe("analyzeResponse: blocked", () => {
   ])("is not set by %s", (_label, text) => {
     expect(analyzeResponse(text).blocked).toBe(false);
   });
+
+  it("keeps the agent's blocking sentence as the reason, so a person can see what to fix", () => {
+    const signals = analyzeResponse(
+      `I wired the client.\n\nI cannot proceed without the database credentials.\n\n${statusBlock("STATUS: BLOCKED", "RECOMMENDATION: Add DATABASE_URL to .env")}`,
+    );
+    expect(signals.blockedReason).toBe("I cannot proceed without the database credentials.");
+    expect(signals.statusBlock?.recommendation).toBe("Add DATABASE_URL to .env");
+    expect(analyzeResponse(statusBlock("STATUS: BLOCKED")).blockedReason).toBeNull();
+    expect(analyzeResponse("I'm not blocked; moving on.").blockedReason).toBeNull();
+  });
 });
 
 describe("analyzeResponse: errors", () => {

@@ -75,6 +75,7 @@ export function analyzeResponse(
   const questions = findQuestions(prose.sentences);
   const isProse = (offset: number): boolean => /\S/.test(prose.text.charAt(offset));
   const error = findErrorFingerprint(withoutStatusBlocks, isProse);
+  const blockedReason = findBlockedStatement(prose.sentences);
 
   return {
     statusBlock,
@@ -86,7 +87,8 @@ export function analyzeResponse(
         : looksTestOnly(withoutStatusBlocks, prose.sentences),
     completionPhrases,
     completionIndicatorCount: completionPhrases.length,
-    blocked: statusBlock?.status === "BLOCKED" || findBlockedStatement(prose.sentences) !== null,
+    blocked: statusBlock?.status === "BLOCKED" || blockedReason !== null,
+    blockedReason,
     questions,
     askingQuestions: questions.length > 0,
     errorFingerprint: error?.fingerprint ?? null,

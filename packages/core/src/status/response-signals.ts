@@ -50,6 +50,12 @@ export interface ResponseSignals {
   readonly completionIndicatorCount: number;
   /** `STATUS: BLOCKED`, or the prose says plainly that the agent is blocked or needs a human. */
   readonly blocked: boolean;
+  /**
+   * The agent's own words for why it is blocked: the first prose sentence that says so plainly
+   * ("I cannot proceed without the STRIPE_KEY."). `null` when it is not blocked, or when only the
+   * status block's `STATUS: BLOCKED` says so (its `RECOMMENDATION` may then say why).
+   */
+  readonly blockedReason: string | null;
   /** The sentences in which the agent asks the user something or requests input. */
   readonly questions: string[];
   /** `questions` is not empty: a headless loop has nobody to answer. */
