@@ -93,7 +93,10 @@ describe.each(pinnedVersions("claude"))("loop run with Claude Code %s", (version
     expect(run.code, run.stderr).toBe(0);
     expect(await readFile(join(bed.project, "plan.md"), "utf8")).not.toContain("- [ ]");
     const state = JSON.parse(
-      await readFile(join(bed.home, ".claude/state/terminals/default/loop_state.json"), "utf8"),
+      await readFile(
+        join(bed.project, ".claude/loop/state/terminals/default/loop_state.json"),
+        "utf8",
+      ),
     );
     expect(state.completed_tasks).toEqual(["TASK-001", "TASK-002"]);
     expect(state.cost_usd).toBeGreaterThan(0);
@@ -125,7 +128,10 @@ describe.each(pinnedVersions("claude"))("loop run with Claude Code %s", (version
     expect(events.filter((event) => event.type === "wait")).toEqual([]);
     expect(events.at(-1)).toMatchObject({ exitReason: "all_tasks_complete" });
     const state = JSON.parse(
-      await readFile(join(bed.home, ".claude/state/terminals/default/loop_state.json"), "utf8"),
+      await readFile(
+        join(bed.project, ".claude/loop/state/terminals/default/loop_state.json"),
+        "utf8",
+      ),
     );
     expect(state.completed_tasks).toEqual(["TASK-001", "TASK-002"]);
     expect(state.cost_usd).toBeGreaterThan(0);

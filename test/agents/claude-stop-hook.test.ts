@@ -134,7 +134,7 @@ describe.each(pinnedVersions("claude"))("the Stop-hook loop on Claude Code %s", 
   const loopState = async () =>
     JSON.parse(
       await readFile(
-        join(bed.home, ".claude/state/terminals", `ralph-${sessionId}`, "loop_state.json"),
+        join(bed.project, ".claude/loop/state/terminals", `ralph-${sessionId}`, "loop_state.json"),
         "utf8",
       ),
     ) as Record<string, unknown>;

@@ -305,6 +305,23 @@ describe("progress is the agent's work, not the loop's", { timeout: 120_000 }, (
     }
   });
 
+  it("says at the start when it cannot see every file: outside git, over 20,000 files", async () => {
+    const folder = join(machine, "big");
+    await mkdir(join(folder, "data"), { recursive: true });
+    await writeFile(join(folder, "plan.md"), PLAN);
+    for (let batch = 0; batch < 21; batch++) {
+      const names = Array.from({ length: 1000 }, (_, index) => `f${batch}-${index}.txt`);
+      await Promise.all(names.map((name) => writeFile(join(folder, "data", name), "")));
+    }
+    const run = await loop(folder, ["run", ...agent("idle-agent.mjs"), "--max-iterations", "1"]);
+    expect(run.stderr).toContain(
+      "loop run: the project is not a git repository and has more files than the 20,000 the loop compares",
+    );
+    const small = await gitProject("small");
+    const inGit = await loop(small, ["run", ...agent("idle-agent.mjs"), "--max-iterations", "1"]);
+    expect(inGit.stderr).not.toContain("not a git repository");
+  });
+
   it("counts an edit to a file that was already changed before the run", async () => {
     const dir = await gitProject("edits", { "notes.md": "# Notes\n" });
     await writeFile(join(dir, "notes.md"), "# Notes\nuncommitted\n");

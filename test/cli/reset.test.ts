@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BLOCKED_ANSWER } from "../support/blocked-answer.js";
 import { createTestProject, LOOP_BIN, type TestProject } from "./support.js";
 
 // The ways back from a safety stop, end to end with the built binary: `loop reset` and
@@ -210,18 +211,7 @@ describe("loop reset", { timeout: 60_000 }, () => {
 
 describe("a loop that stops for a person", { timeout: 60_000 }, () => {
   it("blocked: the run and loop status show why and the agent's recommendation", async () => {
-    const answer = [
-      "I wired the payment client.",
-      "",
-      "I cannot proceed without the Stripe API key.",
-      "",
-      "---RALPH_STATUS---",
-      "STATUS: BLOCKED",
-      "EXIT_SIGNAL: false",
-      "RECOMMENDATION: Add STRIPE_KEY to .env",
-      "---END_RALPH_STATUS---",
-    ].join("\n");
-    const run = await project.run(runArgs(), { env: agentEnv(answer) });
+    const run = await project.run(runArgs(), { env: agentEnv(BLOCKED_ANSWER) });
     expect(run.code).toBe(3);
     const why =
       "the agent is blocked: I cannot proceed without the Stripe API key.; give it what it needs (or write the decision in the plan), then `loop run`";

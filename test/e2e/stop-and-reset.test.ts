@@ -17,6 +17,7 @@ import {
   memoryPlan,
 } from "@loop/memory";
 import { describe, expect, it } from "vitest";
+import { BLOCKED_ANSWER } from "../support/blocked-answer.js";
 import { START, taskList } from "./support.js";
 
 // Scenario: the loop stops for a person (blocked, needs_input, usage_limit, circuit_open). What
@@ -28,20 +29,7 @@ function loopExit(logger: MemoryLogger): LoopExitPayload | undefined {
   return event?.event === "loop_exit" ? event.payload : undefined;
 }
 
-const blockedAnswer: ExecutionResult = {
-  success: true,
-  output: [
-    "I wired the payment client.",
-    "",
-    "I cannot proceed without the Stripe API key.",
-    "",
-    "---RALPH_STATUS---",
-    "STATUS: BLOCKED",
-    "EXIT_SIGNAL: false",
-    "RECOMMENDATION: Add STRIPE_KEY to .env",
-    "---END_RALPH_STATUS---",
-  ].join("\n"),
-};
+const blockedAnswer: ExecutionResult = { success: true, output: BLOCKED_ANSWER };
 
 const questionAnswer: ExecutionResult = {
   success: true,

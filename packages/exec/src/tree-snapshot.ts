@@ -53,17 +53,24 @@ export async function snapshotTree(
 ): Promise<TreeSnapshot> {
   const files = new Map<string, string>();
   const queue = [""];
-  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+  let truncated = false;
+  for (let next = queue.shift(); next !== undefined && !truncated; next = queue.shift()) {
+    const paths: string[] = [];
     for (const entry of await entriesOf(join(cwd, next))) {
       const path = next === "" ? entry.name : `${next}/${entry.name}`;
       if (excluded(path)) continue;
       if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name)) queue.push(path);
-        continue;
+      } else if (files.size + paths.length < maxFiles) {
+        paths.push(path);
+      } else {
+        truncated = true;
+        break;
       }
-      if (files.size >= maxFiles) return { files, truncated: true };
-      files.set(path, await fileFingerprint(join(cwd, path)));
     }
+    // A folder's files are fingerprinted together: one stat each, in parallel.
+    const prints = await Promise.all(paths.map((path) => fileFingerprint(join(cwd, path))));
+    for (const [index, path] of paths.entries()) files.set(path, prints[index] ?? "missing");
   }
-  return { files, truncated: false };
+  return { files, truncated };
 }

@@ -30,6 +30,7 @@ import { findExecutable } from "../run/find-executable.js";
 import { recordIterationLogs } from "../run/iteration-logs.js";
 import { emitJsonEvents, emitJsonResult } from "../run/json-events.js";
 import { loopFiles } from "../run/loop-files.js";
+import { progressLimitation, projectProgress } from "../run/project-progress.js";
 import {
   createPlainDisplay,
   createTerminalDisplay,
@@ -206,6 +207,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       ? createTerminalDisplay(io.stderr, style, Date.now)
       : createPlainDisplay(io.stderr);
   const warn = (message: string) => io.stderr.write(`${style.yellow(`loop run: ${message}`)}\n`);
+  const limitation = await progressLimitation(
+    projectProgress(project.cwd, loopFiles(project, config)),
+  );
+  if (limitation !== null) warn(limitation);
   const loop = createLoop({
     ...options,
     logger,
@@ -263,7 +268,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     display.finish();
   }
   const code = exitCodeFor(result);
-  if (!(result.error instanceof StateLockedError)) {
+  if (!StateLockedError.isInstance(result.error)) {
     await writeStatus(
       statusOf(view, context, Date.now(), { reason: result.exitReason, complete: result.complete }),
     );

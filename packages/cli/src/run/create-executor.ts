@@ -7,12 +7,12 @@ import {
   type CommandLine,
   codexExecutor,
   geminiExecutor,
-  gitProgress,
   type OutputLine,
 } from "@loop/exec";
 import { split } from "shlex";
 import { errorMessage } from "../error-message.js";
 import { UsageError } from "../usage-error.js";
+import { projectProgress } from "./project-progress.js";
 import type { ExecutorName } from "./run-options.js";
 
 /**
@@ -88,19 +88,7 @@ function commandExecutor(settings: ExecutorSettings): CommandExecutor {
     promptVia,
     cwd: settings.cwd,
     onLine: settings.onLine,
-    progress: projectProgress(settings),
-  });
-}
-
-/**
- * Progress in the project folder: the agent's changes against a baseline taken before each
- * run, in git or (outside git) by a bounded snapshot of the files, the loop's own files left out.
- */
-function projectProgress(settings: ExecutorSettings) {
-  return gitProgress({
-    cwd: settings.cwd,
-    exclude: settings.ownFiles ?? [],
-    outsideGit: "snapshot",
+    progress: projectProgress(settings.cwd, settings.ownFiles ?? []),
   });
 }
 
@@ -115,7 +103,7 @@ export function createExecutor(settings: ExecutorSettings): CliExecutor {
   const common = {
     cwd: settings.cwd,
     onLine: settings.onLine,
-    progress: projectProgress(settings),
+    progress: projectProgress(settings.cwd, settings.ownFiles ?? []),
   };
   if (
     settings.name !== "claude" &&

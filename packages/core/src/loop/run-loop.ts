@@ -177,7 +177,7 @@ class LoopRun {
     let refused = false;
     try {
       lock = await this.takeLock().catch((error: unknown) => {
-        refused = error instanceof StateLockedError;
+        refused = StateLockedError.isInstance(error);
         throw error;
       });
       if (lock?.takenOverFrom) {
