@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BLOCKED_ANSWER } from "../support/blocked-answer.js";
 import { initGitRepository } from "../support/git-repository.js";
 import { type CliRun, LOOP_BIN, runCliProcess } from "./support.js";
 import { shellQuote, TmuxPane } from "./tmux-pane.js";
@@ -19,6 +20,11 @@ const DEMO_AGENT = fileURLToPath(
 /** An agent that reads its prompt and answers without changing anything. */
 const IDLE_AGENT = `for await (const _ of process.stdin);
 console.log("I looked at the task and will get to it.");
+`;
+
+/** An agent that is blocked: it says why, and what it recommends. */
+const BLOCKED_AGENT = `for await (const _ of process.stdin);
+console.log(${JSON.stringify(BLOCKED_ANSWER)});
 `;
 
 /** An agent that writes its pid to agent.pid and then works for up to a minute. */
@@ -52,6 +58,7 @@ beforeEach(async () => {
   await writeFile(join(machine, "idle-agent.mjs"), IDLE_AGENT);
   await writeFile(join(machine, "note-agent.mjs"), NOTE_AGENT);
   await writeFile(join(machine, "slow-agent.mjs"), SLOW_AGENT);
+  await writeFile(join(machine, "blocked-agent.mjs"), BLOCKED_AGENT);
   // A plain terminal: no multiplexer or terminal-program variables, no loop variables.
   env = { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1" };
 });
@@ -160,6 +167,42 @@ describe("state per project", { timeout: 120_000 }, () => {
     // Running init again adds nothing twice.
     expect((await loop(dir, ["init"])).stdout).toMatch(/unchanged\s+\.gitignore/);
     expect(await readFile(join(dir, ".gitignore"), "utf8")).toBe(ignore);
+  });
+});
+
+describe("a new user's way back from a stop", { timeout: 120_000 }, () => {
+  it("safety stop, what to do, the agent's words, loop logs, loop reset, then a run to the end", async () => {
+    const dir = await gitProject("app");
+    await loop(dir, ["init"]);
+    // A stuck agent: the circuit opens, and the last lines say why and what to do.
+    const stuck = await loop(dir, ["run", ...agent("idle-agent.mjs")]);
+    expect(stuck.code).toBe(3);
+    expect(stuck.stderr).toMatch(
+      /the circuit breaker opened after 5 iterations in a row without progress on TASK-002; it half-opens at \d\d:\d\d:\d\d UTC .*or run `loop reset` to close it now/,
+    );
+    // Every iteration's answer is kept, and loop logs shows it.
+    const list = await loop(dir, ["logs", "--list"]);
+    expect(list.stdout.match(/^ +\d+ +TASK-00\d/gm)).toHaveLength(5);
+    const last = await loop(dir, ["logs", "--iteration", "2"]);
+    expect(last.stdout).toContain("iteration: 2");
+    expect(last.stdout).toContain("I looked at the task and will get to it.");
+    // A blocked agent: its reason and recommendation are in the run, loop status and the log.
+    await loop(dir, ["reset"]);
+    const blocked = await loop(dir, ["run", ...agent("blocked-agent.mjs")]);
+    expect(blocked.stderr).toContain("I cannot proceed without the Stripe API key.");
+    expect(blocked.stderr).toContain("Add STRIPE_KEY to .env");
+    const status = await loop(dir, ["status"]);
+    expect(status.stdout).toContain("exited: blocked");
+    expect(status.stdout).toContain("Add STRIPE_KEY to .env");
+    const decisions = readFileSync(join(dir, ".claude", "loop", "logs", "decision.log"), "utf8");
+    expect(decisions).toContain('"recommendation":"Add STRIPE_KEY to .env"');
+    // loop reset is the way back: the next run calls the agent again and finishes the plan.
+    const reset = await loop(dir, ["reset"]);
+    expect(reset.stdout).toContain("iterations 1 → 0");
+    const done = await loop(dir, ["run", "--cmd", `node ${DEMO_AGENT}`]);
+    expect(done.stderr).toContain("iteration 1: TASK-001");
+    expect(done.stderr).toContain("exit: all_tasks_complete");
+    expect(done.code).toBe(0);
   });
 });
 
