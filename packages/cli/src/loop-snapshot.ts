@@ -15,6 +15,12 @@ import { errorMessage } from "./error-message.js";
 import { readLastEvents } from "./log-tail.js";
 import { type Project, STATUS_FILE_PATH } from "./project.js";
 
+/**
+ * How `loop status` and `loop monitor` read state: never repairing it (a corrupt document and
+ * its backup stay as they are; the loop recovers them, once, when it starts).
+ */
+const READ_ONLY = { repair: false } as const;
+
 /** A plan's progress, as `loop status` and `loop monitor` show it. */
 export interface PlanProgress {
   /** The plan file. */
@@ -72,12 +78,12 @@ export async function readStatus(project: Project, problems: string[]): Promise<
 export async function chooseTerminal(project: Project, status: Status | null): Promise<string> {
   if (project.terminalGiven) return project.terminalId;
   const manager = createStateManager(project.store);
-  const own = await manager.readState(project.terminalId).catch(() => null);
+  const own = await manager.readState(project.terminalId, READ_ONLY).catch(() => null);
   if (own?.state) return project.terminalId;
   if (status?.terminal_id) return status.terminal_id;
   let latest: { id: string; at: number } | null = null;
   for (const id of await project.store.terminals().catch(() => [])) {
-    const read = await manager.readState(id).catch(() => null);
+    const read = await manager.readState(id, READ_ONLY).catch(() => null);
     const at = Date.parse(read?.state?.loop_metadata.last_update ?? "");
     if (!Number.isNaN(at) && (latest === null || at > latest.at)) latest = { id, at };
   }
@@ -121,7 +127,7 @@ export async function readLoopSnapshot(
       : null;
   let state: LoopState | null = null;
   try {
-    state = (await createStateManager(project.store).readState(terminalId)).state;
+    state = (await createStateManager(project.store).readState(terminalId, READ_ONLY)).state;
   } catch (error) {
     problems.push(errorMessage(error));
   }

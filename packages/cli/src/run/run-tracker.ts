@@ -79,7 +79,8 @@ export function trackRun(loop: Loop, options: TrackRunOptions): Readonly<RunView
   };
   const refresh = async () => {
     fromState(
-      await manager.readState(options.terminalId).then(
+      // Read-only: the running loop alone recovers its state, once, and logs it.
+      await manager.readState(options.terminalId, { repair: false }).then(
         (read) => read.state,
         () => null,
       ),

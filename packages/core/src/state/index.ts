@@ -39,6 +39,7 @@ export { type StartRunOptions, startRun } from "./start-run.js";
 export { StateLockedError, StateStoreError } from "./state-errors.js";
 export {
   createStateManager,
+  type ReadStateOptions,
   type ReadStateResult,
   type StateManager,
   type StateRecovery,

@@ -154,6 +154,18 @@ describe("StateManager", () => {
     expect(await manager.readState("t1")).toEqual({ state: later, recovery: null });
   });
 
+  it("with repair: false, returns the backup's state and writes nothing (a reader's view)", async () => {
+    const store = new MapStore();
+    const manager = createStateManager(store);
+    const corrupt = '{"current_task_id": "TASK-003", "completed_tasks": [';
+    const backup = json(later);
+    store.put("t1", corrupt, backup);
+    const result = await manager.readState("t1", { repair: false });
+    expect(result.state).toEqual(later);
+    expect(result.recovery).toMatchObject({ from: "backup", rewritten: false });
+    expect(store.raw("t1")).toEqual({ current: corrupt, backup });
+  });
+
   it("recovers a document that is valid JSON but not a valid state, naming the field", async () => {
     const store = new MapStore();
     const manager = createStateManager(store);

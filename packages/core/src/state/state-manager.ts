@@ -14,7 +14,8 @@ import { UnsupportedStoreError } from "./unsupported-store-error.js";
 /** How {@link StateManager.readState} recovered from a corrupt current `loop_state`. */
 export interface StateRecovery {
   /**
-   * `backup`: the backup was valid, is returned, and was written back as the current document.
+   * `backup`: the backup was valid and is returned (and written back as the current document,
+   * see {@link StateRecovery.rewritten}).
    * `fresh`: the backup was missing or unusable too; the caller starts from a new state.
    */
   readonly from: "backup" | "fresh";
@@ -26,7 +27,10 @@ export interface StateRecovery {
   readonly problem: string;
   /** With `fresh`: why the backup could not be used (`no backup`, or its problems); else `null`. */
   readonly backupProblem: string | null;
-  /** Whether the backup was written back as the current document (always so with `backup`). */
+  /**
+   * Whether the backup was written back as the current document: so with `backup`, unless the
+   * read was `repair: false`.
+   */
   readonly rewritten: boolean;
 }
 
@@ -36,6 +40,18 @@ export interface ReadStateResult {
   readonly state: LoopState | null;
   /** `null` when the current document was read as it is (or did not exist). */
   readonly recovery: StateRecovery | null;
+}
+
+/** Options of {@link StateManager.readState}. */
+export interface ReadStateOptions {
+  /**
+   * Write a valid backup back as the current document when the current one is corrupt
+   * (default `true`: what the loop does, once, when it starts). With `false` the store is
+   * only read — the backup's state is returned with `recovery.rewritten: false` — for tools
+   * that look at a loop without changing its files (`loop status`, `loop monitor`, displays
+   * that read while the loop runs).
+   */
+  readonly repair?: boolean | undefined;
 }
 
 /** Options of {@link StateManager.writeState}. */
@@ -62,15 +78,17 @@ export interface StateManager {
    * - A valid document: it, with `recovery: null`.
    * - A corrupt one (invalid JSON, or not matching the schema): the backup is read; a valid
    *   backup is returned and written back as the current document
-   *   (`recovery.from: "backup"`); otherwise `{ state: null, recovery: { from: "fresh", … } }`
-   *   and the caller starts fresh. The caller logs the recovery (`state_recovered`).
+   *   (`recovery.from: "backup"`) — unless `repair: false`, which writes nothing; otherwise
+   *   `{ state: null, recovery: { from: "fresh", … } }` and the caller starts fresh. The caller
+   *   logs the recovery (`state_recovered`).
    *
    * @param terminalId - a safe terminal id (`getTerminalId`).
+   * @param options - `repair` (default `true`): whether a recovery may write.
    * @throws {StateStoreError} when the store fails, or the terminal id is unsafe.
    * @throws {StateValidationError} when a document was written by a newer schema version: it is
    * left untouched rather than recovered over.
    */
-  readState(terminalId: string): Promise<ReadStateResult>;
+  readState(terminalId: string, options?: ReadStateOptions | null): Promise<ReadStateResult>;
   /**
    * Writes a terminal's state atomically; the store keeps the replaced version as the backup.
    * The state is validated first (unless `validateSchema: false`) and written with its
@@ -101,7 +119,11 @@ async function getText(
   return storedText(text, action);
 }
 
-async function readState(store: StateStore, terminalId: string): Promise<ReadStateResult> {
+async function readState(
+  store: StateStore,
+  terminalId: string,
+  options: ReadStateOptions | null | undefined,
+): Promise<ReadStateResult> {
   requireSafeTerminalId(terminalId);
   const current = await getText(store, terminalId, "current");
   if (current === null) return { state: null, recovery: null };
@@ -121,12 +143,15 @@ async function readState(store: StateStore, terminalId: string): Promise<ReadSta
     const backupProblem = describeProblems(backupCheck.issues, "backup");
     return { state: null, recovery: { from: "fresh", problem, backupProblem, rewritten: false } };
   }
-  await storeCall(`restore the backup of loop_state of terminal "${terminalId}"`, () =>
-    store.set(terminalId, LOOP_STATE_KEY, backup),
-  );
+  const repair = options?.repair !== false;
+  if (repair) {
+    await storeCall(`restore the backup of loop_state of terminal "${terminalId}"`, () =>
+      store.set(terminalId, LOOP_STATE_KEY, backup),
+    );
+  }
   return {
     state: backupCheck.state,
-    recovery: { from: "backup", problem, backupProblem: null, rewritten: true },
+    recovery: { from: "backup", problem, backupProblem: null, rewritten: repair },
   };
 }
 
@@ -172,7 +197,7 @@ export function createStateManager(store: StateStore): StateManager {
   if (specificationVersion !== "v1") throw new UnsupportedStoreError({ specificationVersion });
   return {
     store,
-    readState: (terminalId) => readState(store, terminalId),
+    readState: (terminalId, options) => readState(store, terminalId, options),
     writeState: (terminalId, state, options) => writeState(store, terminalId, state, options),
   };
 }
