@@ -25,6 +25,7 @@ const expected = [
   "LoopError",
   "LoopMetricsSchema",
   "LoopStateSchema",
+  "MAX_USAGE_LIMIT_WAIT_MS",
   "PROMPT_PLACEHOLDERS",
   "PROMPT_PLACEHOLDER_NAMES",
   "PersistedCircuitBreakerSchema",

@@ -36,8 +36,9 @@ async function crashAfterIteration3() {
   const plan = memoryPlan(seedPlan(4), { path: "plan.md" });
   const clock = createTestClock({ start: START });
   const inner = new MemoryStateStore();
-  // loop_state writes: 1 at start, then one per iteration. The 4th (after iteration 3) fails.
-  const store = failingOnce(inner, 4);
+  // loop_state writes: 1 at start, then two per iteration (the call counted before the agent
+  // runs, then the outcome). The 7th (after iteration 3's run) fails.
+  const store = failingOnce(inner, 7);
   const executor = createScriptedExecutor(completesTask(), { clock });
   const logger = new MemoryLogger();
   const result = await runLoop({ plan, executor, store, logger, clock, terminalId: "term_001" });

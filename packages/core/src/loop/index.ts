@@ -36,6 +36,7 @@ export {
   parsePromptTemplate,
 } from "./prompt-template-parser.js";
 export { type PromptValues, renderTemplate } from "./render-template.js";
+export { MAX_USAGE_LIMIT_WAIT_MS } from "./checked-result.js";
 export { createLoop, type Loop, runLoop, UNKNOWN_RESET_WAIT_MS } from "./run-loop.js";
 export type { ExitPolicy, LoopResult, RunLoopOptions } from "./run-loop-options.js";
 export { systemClock } from "./system-clock.js";

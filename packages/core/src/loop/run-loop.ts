@@ -34,6 +34,7 @@ import { extractUserConcerns } from "../verify/user-concerns.js";
 import { verifyCompletion } from "../verify/verify-completion.js";
 import { checkPromptTemplate } from "./check-prompt-template.js";
 import type { Clock } from "./clock.js";
+import { checkResult } from "./checked-result.js";
 import { completeAtStart, completedEarlier } from "./completed-earlier.js";
 import { executeWithTimeout, timeoutMessage } from "./execute-with-timeout.js";
 import type { ExecutionResult, UsageLimit } from "./executor.js";
@@ -373,17 +374,30 @@ class LoopRun {
         unansweredQuestions: this.unansweredQuestions,
         previousFailure: task ? (this.lastFailure.get(task.id) ?? null) : null,
       });
-      const outcome = await executeWithTimeout(this.options.executor, request, {
-        clock: this.clock,
-        timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
-        signal: this.options.signal,
-      });
+      // The call counts when it starts, and is saved before the agent runs: a loop that crashes
+      // or is killed mid-call cannot get round the hourly limit by restarting.
       this.state = {
         ...this.state,
         rate_window: fromRateWindow(
           recordCall(toRateWindow(this.state.rate_window), this.clock.now()),
         ),
       };
+      await this.writeState();
+      const executed = await executeWithTimeout(this.options.executor, request, {
+        clock: this.clock,
+        timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
+        signal: this.options.signal,
+      });
+      const checked = checkResult(executed.result, this.clock.now());
+      for (const problem of checked.problems) {
+        this.record("error", {
+          error_type: "ImplausibleAgentReport",
+          error_message: problem,
+          iteration,
+          current_task_id: task?.id ?? null,
+        });
+      }
+      const outcome = { ...executed, result: checked.result };
 
       const usageLimit = outcome.result.usageLimit;
       // A limit is a limit only when the run did not succeed: a run that did (paid from extra
