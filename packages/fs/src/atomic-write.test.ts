@@ -79,6 +79,19 @@ describe("atomicWriteFile", () => {
     expect((await stat(path)).mode & 0o777).toBe(0o600);
   });
 
+  it("creates a new file with `mode` exactly, and its folder with search added; a replaced file keeps its bits", async () => {
+    const path = join(directory, "state", "loop_state.json");
+    await atomicWriteFile(path, "new", { mode: 0o600, createDirectory: true });
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(directory, "state"))).mode & 0o777).toBe(0o700);
+    await chmod(path, 0o640);
+    await atomicWriteFile(path, "newer", { mode: 0o600 });
+    expect((await stat(path)).mode & 0o777).toBe(0o640);
+    expect(() => atomicWriteFile(path, "x", { mode: 0o1000 })).toThrow(
+      "atomicWriteFile: `mode` must be permission bits from 0 to 0o777, got 512",
+    );
+  });
+
   it("leaves an existing backup alone when there is no current file to keep", async () => {
     const path = join(directory, "loop_state.json");
     const backupPath = `${path}.bak`;

@@ -32,6 +32,13 @@ export interface AtomicWriteOptions {
    * of the queued write. Default `false`: a missing directory is an `ENOENT` error.
    */
   readonly createDirectory?: boolean | null | undefined;
+  /**
+   * Permission bits of a file this write creates (`0o600` for private state), exactly, whatever
+   * the umask; a replaced file keeps its own. With `createDirectory`, a directory it creates
+   * gets these bits plus search (`0o700` for `0o600`). Default: `0o666` (`0o777` for a
+   * directory) less the umask.
+   */
+  readonly mode?: number | null | undefined;
 }
 
 /**
@@ -95,7 +102,25 @@ export function atomicWriteFile(
     throw new TypeError("atomicWriteFile: `backupPath` must differ from `path`");
   }
   const createDirectory = options?.createDirectory === true;
-  return runExclusively(target, () => replaceFile(target, text, backup, createDirectory));
+  const mode = readMode(options?.mode);
+  return runExclusively(target, () => replaceFile(target, text, backup, createDirectory, mode));
+}
+
+function readMode(mode: number | null | undefined): number | undefined {
+  if (mode === undefined || mode === null) return undefined;
+  if (!Number.isInteger(mode) || mode < 0 || mode > 0o777) {
+    throw new TypeError(
+      `atomicWriteFile: \`mode\` must be permission bits from 0 to 0o777, got ${String(mode)}`,
+    );
+  }
+  return mode;
+}
+
+/** A directory's bits for a file's: each class that may read or write may also search. */
+function directoryModeOf(mode: number): number {
+  let bits = mode;
+  for (const shift of [6, 3, 0]) if (((mode >> shift) & 0o6) !== 0) bits |= 1 << shift;
+  return bits;
 }
 
 async function replaceFile(
@@ -103,17 +128,19 @@ async function replaceFile(
   text: string,
   backup: string | null,
   createDirectory: boolean,
+  mode: number | undefined,
 ): Promise<void> {
   if (createDirectory) {
-    await mkdir(dirname(target), { recursive: true });
-    if (backup !== null) await mkdir(dirname(backup), { recursive: true });
+    const directoryMode = mode === undefined ? undefined : directoryModeOf(mode);
+    await mkdir(dirname(target), { recursive: true, mode: directoryMode });
+    if (backup !== null) await mkdir(dirname(backup), { recursive: true, mode: directoryMode });
   }
   await removeStaleTemporaryFiles(target);
   if (backup !== null) await removeStaleTemporaryFiles(backup);
   const temporary = temporaryPathFor(target);
   const backupTemporary = backup === null ? null : temporaryPathFor(backup);
   try {
-    await writeNewFileDurably(temporary, text, await permissionsOf(target));
+    await writeNewFileDurably(temporary, text, (await permissionsOf(target)) ?? mode);
     if (backup !== null && backupTemporary !== null) {
       if (await preserveCurrentVersion(target, backupTemporary)) {
         await rename(backupTemporary, backup);

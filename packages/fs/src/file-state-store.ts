@@ -18,6 +18,7 @@ import { runExclusively } from "./atomic-write-queue.js";
 import { acquireFileLock } from "./file-lock.js";
 import { parseLockHolder } from "./file-lock-holder.js";
 import { resolveStateRoot, type StatePaths, statePaths } from "./file-state-store-paths.js";
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from "./private-mode.js";
 import { isProcessAlive } from "./process-alive.js";
 
 /** Options of {@link createFileStateStore}. */
@@ -203,11 +204,13 @@ function writeDocument(
         message: `A state document must be text (a string), got ${typeof text}: serialise it first`,
       });
     }
-    return atomicWriteFile(path, text, { backupPath, createDirectory: true }).catch(
-      (error: unknown) => {
-        throw failure(`write "${key}" of terminal "${terminalId}"`, path, error);
-      },
-    );
+    return atomicWriteFile(path, text, {
+      backupPath,
+      createDirectory: true,
+      mode: PRIVATE_FILE_MODE,
+    }).catch((error: unknown) => {
+      throw failure(`write "${key}" of terminal "${terminalId}"`, path, error);
+    });
   } catch (error) {
     return Promise.reject(error);
   }
@@ -255,7 +258,7 @@ async function lockTerminal(
   let attempt: Awaited<ReturnType<typeof acquireFileLock>>;
   try {
     signal?.throwIfAborted();
-    await mkdir(paths.directory(terminalId), { recursive: true });
+    await mkdir(paths.directory(terminalId), { recursive: true, mode: PRIVATE_FOLDER_MODE });
     attempt = await acquireFileLock(path, { signal, otherHostMaxAgeMs });
   } catch (error) {
     if (signal?.aborted && error === signal.reason) throw error;

@@ -7,6 +7,7 @@ import type { IterationLogEntry } from "./iteration-log-entry.js";
 import { formatIterationLog } from "./iteration-log-format.js";
 import { iterationLogName, parseIterationLogName } from "./iteration-log-name.js";
 import { LogWriteError } from "./log-write-error.js";
+import { PRIVATE_FILE_MODE } from "./private-mode.js";
 import { createSerialQueue } from "./serial-queue.js";
 
 /** How many iteration logs a terminal keeps unless told otherwise (`logging.iteration_logs_keep`). */
@@ -155,7 +156,7 @@ export function createIterationLog(options: IterationLogOptions): IterationLog {
         const path = join(terminalFolder, name);
         const text = formatIterationLog(entry, terminalId);
         try {
-          await atomicWriteFile(path, text, { createDirectory: true });
+          await atomicWriteFile(path, text, { createDirectory: true, mode: PRIVATE_FILE_MODE });
         } catch (error) {
           throw writeError(path, error);
         }

@@ -1,3 +1,4 @@
+import { constants as fsConstants } from "node:fs";
 import { type FileHandle, mkdir, open, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { errorCodeOf } from "./atomic-write-error-code.js";
@@ -10,6 +11,7 @@ import {
 import { withRotationLock } from "./log-rotation-lock.js";
 import { LogWriteError } from "./log-write-error.js";
 import { requirePathOption } from "./path-option.js";
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from "./private-mode.js";
 import { createSerialQueue } from "./serial-queue.js";
 
 /** Options of {@link createJsonLinesAppender}. */
@@ -51,14 +53,21 @@ function serializeLine(value: unknown, factory: string): Buffer {
   return Buffer.from(`${json}\n`, "utf8");
 }
 
-/** Opens `path` for appending (`O_WRONLY | O_CREAT | O_APPEND`), creating missing parents. */
+/**
+ * How a log is opened: `O_WRONLY | O_CREAT | O_APPEND`, and `O_NOFOLLOW` — a symbolic link
+ * planted at the log's path (pointing at `~/.bashrc`, say) is an `ELOOP` error, never followed.
+ */
+const APPEND_FLAGS =
+  fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | fsConstants.O_NOFOLLOW;
+
+/** Opens `path` for appending (see {@link APPEND_FLAGS}), creating missing parents. */
 async function openForAppend(path: string): Promise<FileHandle> {
   try {
-    return await open(path, "a");
+    return await open(path, APPEND_FLAGS, PRIVATE_FILE_MODE);
   } catch (error) {
     if (errorCodeOf(error) !== "ENOENT") throw error;
-    await mkdir(dirname(path), { recursive: true });
-    return await open(path, "a");
+    await mkdir(dirname(path), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    return await open(path, APPEND_FLAGS, PRIVATE_FILE_MODE);
   }
 }
 

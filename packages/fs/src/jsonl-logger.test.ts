@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DecisionEvent } from "@loop/core";
@@ -63,6 +63,21 @@ describe("createJsonlLogger", () => {
     expect(await readFile(path, "utf8")).toBe(
       '{"terminal_id":"term_001","event":"iteration_start","payload":{"iteration":1,"current_task_id":"TASK-001","total_tasks":5},"timestamp":"2026-03-14T10:00:00"}\n',
     );
+  });
+
+  it("never follows a symbolic link at its path, and creates its file 0600 in a 0700 folder", async () => {
+    const target = join(directory, "bashrc");
+    await writeFile(target, "# my shell\n");
+    const linked = join(directory, "decision.log");
+    await symlink(target, linked);
+    const logger = createJsonlLogger({ path: linked });
+    await expect(logger.log(event(1))).rejects.toThrow(LogWriteError);
+    expect(await readFile(target, "utf8")).toBe("# my shell\n");
+
+    const fresh = join(directory, "logs", "decision.log");
+    await createJsonlLogger({ path: fresh }).log(event(1));
+    expect((await stat(fresh)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(directory, "logs"))).mode & 0o777).toBe(0o700);
   });
 
   it("keeps appending to what is already there", async () => {

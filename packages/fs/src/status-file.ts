@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { atomicWriteFile } from "./atomic-write.js";
 import { errorCodeOf } from "./atomic-write-error-code.js";
 import { requirePathOption } from "./path-option.js";
+import { PRIVATE_FILE_MODE } from "./private-mode.js";
 import { createSerialQueue } from "./serial-queue.js";
 import { StatusFileError } from "./status-file-error.js";
 import { type Status, StatusReadSchema, StatusWriteSchema } from "./status-file-schema.js";
@@ -58,11 +59,11 @@ function syntaxDiagnostic(error: unknown, text: string): Diagnostic {
 /** Writes `text` to `path` atomically, creating the parent folders when they are missing. */
 async function writeCreatingFolders(path: string, text: string): Promise<void> {
   try {
-    await atomicWriteFile(path, text);
+    await atomicWriteFile(path, text, { mode: PRIVATE_FILE_MODE });
   } catch (error) {
     if (errorCodeOf(error) !== "ENOENT") throw error;
     await mkdir(dirname(path), { recursive: true });
-    await atomicWriteFile(path, text);
+    await atomicWriteFile(path, text, { mode: PRIVATE_FILE_MODE });
   }
 }
 

@@ -23,6 +23,7 @@ import {
 } from "../project.js";
 import { resetBeforeRun } from "../reset/reset-before-run.js";
 import { checkPlanFile } from "../run/check-plan-file.js";
+import { checkProjectPaths } from "../run/check-project-paths.js";
 import { AGENT_INSTALL_HINTS, createExecutor } from "../run/create-executor.js";
 import { printDryRun, printDryRunJson } from "../run/dry-run.js";
 import { exitCodeFor } from "../run/exit-code.js";
@@ -141,6 +142,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const config = await loadProjectConfig(project);
   const planPath = project.resolve(positionals[0] ?? config.plans.default_plan);
   await checkPlanFile(planPath, project.cwd);
+  await checkProjectPaths(project, config, positionals[0] !== undefined);
   await adoptProjectState("run", project, io);
   await checkStateOwner(project, planPath);
   await resetBeforeRun(values, project, config, io);
