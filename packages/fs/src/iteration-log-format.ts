@@ -1,3 +1,4 @@
+import { redactSecrets } from "@loop/core";
 import type { IterationLogEntry } from "./iteration-log-entry.js";
 
 /** The first line of every iteration log; the number is the format's version. */
@@ -61,7 +62,7 @@ function headerFields(entry: IterationLogEntry, terminalId: string): [string, st
  * `ended_at`, `duration_s`, `success`, `decision`, `cost_usd`, `tokens`, `files_changed`,
  * `tasks_completed`, `error`, `output`) — then {@link ITERATION_LOG_OUTPUT_LINE} and the agent's
  * raw output as it printed it (`output: raw`), or its answer text when the executor keeps no raw
- * output (`output: answer`). Values are one line each (line breaks written as `\n`); an unknown
+ * output (`output: answer`), obvious credentials redacted (`redactSecrets`). Values are one line each (line breaks written as `\n`); an unknown
  * value is `unknown`, an absent one `none`.
  *
  * @param entry - the iteration.
@@ -69,8 +70,11 @@ function headerFields(entry: IterationLogEntry, terminalId: string): [string, st
  * @returns the file's text, ending with a newline.
  */
 export function formatIterationLog(entry: IterationLogEntry, terminalId: string): string {
-  const lines = headerFields(entry, terminalId).map(([key, value]) => `${key}: ${oneLine(value)}`);
-  const body = entry.result.raw ?? entry.result.output;
+  const lines = headerFields(entry, terminalId).map(
+    ([key, value]) => `${key}: ${redactSecrets(oneLine(value))}`,
+  );
+  // The agent's words as it printed them, but for obvious credentials (redactSecrets).
+  const body = redactSecrets(entry.result.raw ?? entry.result.output);
   const end = body === "" || body.endsWith("\n") ? "" : "\n";
   return `${[ITERATION_LOG_FIRST_LINE, ...lines, ITERATION_LOG_OUTPUT_LINE].join("\n")}\n${body}${end}`;
 }

@@ -8,6 +8,7 @@ import {
   toCircuitBreakerState,
 } from "../state/persisted-circuit-breaker.js";
 import { fromStopCounters, toStopCounters } from "../state/persisted-stop-counters.js";
+import { fnv1aHash } from "../status/fnv-hash.js";
 import type { ResponseSignals } from "../status/response-signals.js";
 import type { ExecutionResult } from "./executor.js";
 
@@ -71,9 +72,11 @@ export function observeOutcome(input: IterationOutcome): {
         toCircuitBreakerState(next.circuit_breaker),
         {
           progress,
+          // A failure's own words (an agent's stderr can hold a secret) are kept as a hash only,
+          // as last_error_fingerprint is documented.
           errorFingerprint:
             signals.errorFingerprint ??
-            (result.success ? null : `failure:${result.error ?? "unknown"}`),
+            (result.success ? null : fnv1aHash(`failure\n${result.error ?? "unknown"}`)),
           permissionDenied: signals.permissionDenials.length > 0,
           questionOnly: question,
         },

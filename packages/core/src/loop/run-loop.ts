@@ -3,6 +3,7 @@ import { checkConfig } from "../config/config-warnings.js";
 import type { LoopConfig } from "../config/loop-config.js";
 import { bestEffort } from "../observe/best-effort-logger.js";
 import { createDecisionEvent } from "../observe/create-decision-event.js";
+import { redactValue } from "../observe/redact-secrets.js";
 import type { DecisionEvent } from "../observe/decision-event.js";
 import type {
   DecisionEventName,
@@ -154,7 +155,13 @@ class LoopRun {
     name: Name,
     payload: DecisionEventPayloads[Name],
   ): void {
-    const event = createDecisionEvent(this.terminalId, name, payload, this.now()) as DecisionEvent;
+    // What an agent printed can hold a credential: the log keeps it redacted.
+    const event = createDecisionEvent(
+      this.terminalId,
+      name,
+      redactValue(payload),
+      this.now(),
+    ) as DecisionEvent;
     this.logger?.log(event);
     this.emitter.emit("decision", event);
   }

@@ -7,10 +7,12 @@ it("exports exactly the observe API", () => {
     "DecisionEventError",
     "DecisionEventSchema",
     "LoopMetricsSchema",
+    "REDACTED",
     "bestEffort",
     "createDecisionEvent",
     "parseDecisionEvent",
     "readMetrics",
+    "redactSecrets",
     "updateMetrics",
   ]);
 });

@@ -44,3 +44,4 @@ export {
   type ParsedDecisionEvent,
   parseDecisionEvent,
 } from "./parse-decision-event.js";
+export { REDACTED, redactSecrets } from "./redact-secrets.js";

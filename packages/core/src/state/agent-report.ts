@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { redactSecrets } from "../observe/redact-secrets.js";
 import type { ResponseSignals } from "../status/response-signals.js";
 import { expected, sectionField, textField } from "./state-fields.js";
 
@@ -36,9 +37,10 @@ export type AgentReport = z.output<typeof AgentReportSchema>;
 export function agentReportOf(
   signals: Pick<ResponseSignals, "blockedReason" | "questions" | "statusBlock">,
 ): AgentReport {
+  const recommendation = signals.statusBlock?.recommendation ?? null;
   return {
-    reason: signals.blockedReason,
-    questions: [...signals.questions],
-    recommendation: signals.statusBlock?.recommendation ?? null,
+    reason: signals.blockedReason === null ? null : redactSecrets(signals.blockedReason),
+    questions: signals.questions.map(redactSecrets),
+    recommendation: recommendation === null ? null : redactSecrets(recommendation),
   };
 }
