@@ -70,6 +70,15 @@ describe("acquireFileLock", () => {
     acquired(await acquireFileLock(lockPath));
   });
 
+  it("reports a stale holder whose start time is not a time with the lock file's own time", async () => {
+    const stale = { pid: deadPid(), host: hostname(), startedAt: "yesterday" };
+    await writeFile(lockPath, formatLockHolder(stale));
+    const modified = new Date("2026-02-03T04:05:06.000Z");
+    await utimes(lockPath, modified, modified);
+    const lock = acquired(await acquireFileLock(lockPath));
+    expect(lock.takenOverFrom).toEqual({ ...stale, startedAt: modified.toISOString() });
+  });
+
   it("takes over the lock of a process that is gone, reporting it", async () => {
     const stale: LockHolder = {
       pid: deadPid(),

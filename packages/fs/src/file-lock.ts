@@ -209,7 +209,14 @@ async function readLockFile(lockPath: string): Promise<ExistingLock | null> {
   try {
     const text = await handle.readFile("utf8");
     const { mtimeMs } = await handle.stat();
-    return { holder: parseLockHolder(text), text, modifiedAtMs: mtimeMs };
+    const holder = parseLockHolder(text);
+    // A start time that is not a time (a lock another tool wrote) is the file's own time, so
+    // reporting the holder never fails.
+    const started =
+      holder !== null && Number.isNaN(Date.parse(holder.startedAt))
+        ? { ...holder, startedAt: new Date(mtimeMs).toISOString() }
+        : holder;
+    return { holder: started, text, modifiedAtMs: mtimeMs };
   } finally {
     await handle.close();
   }
