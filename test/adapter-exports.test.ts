@@ -65,6 +65,7 @@ const pinned: Record<string, string[]> = {
     "createStatusFile",
     "createVerifierLog",
     "filePlan",
+    "findInvalidUtf8",
     "listIterationLogTerminals",
     "listIterationLogs",
     "loadConfigFile",

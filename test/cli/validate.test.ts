@@ -81,6 +81,42 @@ describe("loop validate", { timeout: 30_000 }, () => {
     expect(run.stderr).toBe("");
   });
 
+  it("calls a plan or config that is not UTF-8 invalid, with where, as loop run refuses it", async () => {
+    const bad = Buffer.concat([
+      Buffer.from("# Plan\n\n- [ ] TASK-001 Caf"),
+      Buffer.from([0xe9]),
+      Buffer.from("\n"),
+    ]);
+    await writeFile(join(project.dir, "plan.md"), bad);
+    const validate = await project.run(["validate"]);
+    expect(validate.code).toBe(1);
+    expect(validate.stdout + validate.stderr).toContain(
+      "plan.md:3:19: not valid UTF-8 (byte 0xe9)",
+    );
+    const run = await project.run(["run", "--cmd", "true"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("not valid UTF-8");
+
+    await writeFile(join(project.dir, "plan.md"), "# Plan\n\n- [ ] TASK-001 Cafe\n");
+    await mkdir(join(project.dir, ".claude", "loop"), { recursive: true });
+    await writeFile(
+      join(project.dir, ".claude", "loop", "config.yaml"),
+      Buffer.concat([
+        Buffer.from("limits:\n  max_iterations: 5 # caf"),
+        Buffer.from([0xff]),
+        Buffer.from("\n"),
+      ]),
+    );
+    const config = await project.run(["validate"]);
+    expect(config.code).toBe(1);
+    expect(config.stdout + config.stderr).toContain(
+      "config.yaml:2:26: not valid UTF-8 (byte 0xff)",
+    );
+    const refused = await project.run(["run", "--cmd", "true"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("not valid UTF-8 (byte 0xff)");
+  });
+
   it("accepts a good plan without a config: the defaults apply", async () => {
     await write("plan.md", GOOD_PLAN);
     const run = await project.run(["validate"]);

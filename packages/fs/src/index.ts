@@ -43,6 +43,7 @@ export { PlanNotFoundError, type PlanNotFoundErrorOptions } from "./plan-not-fou
 export { createStatusFile, type StatusFile, type StatusFileOptions } from "./status-file.js";
 export { StatusFileError } from "./status-file-error.js";
 export { type Status, StatusWriteSchema } from "./status-file-schema.js";
+export { findInvalidUtf8, type InvalidUtf8Position } from "./utf8-position.js";
 export {
   createVerifierLog,
   type VerifierLog,

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { type LoopConfig, parseConfig } from "@loop/core";
+import { ConfigError, type LoopConfig, parseConfig } from "@loop/core";
 import { errorCodeOf } from "./atomic-write-error-code.js";
 import { ConfigNotFoundError } from "./config-not-found-error.js";
+import { findInvalidUtf8 } from "./utf8-position.js";
 
 /** Options of {@link loadConfigFile}. */
 export interface LoadConfigFileOptions {
@@ -40,13 +41,27 @@ export async function loadConfigFile(
       `loadConfigFile: \`path\` must be a non-empty string, got ${JSON.stringify(path)}`,
     );
   }
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, "utf8");
+    bytes = await readFile(path);
   } catch (error) {
     if (errorCodeOf(error) !== "ENOENT") throw error;
     if (options?.optional === true) return parseConfig("", { file: path });
     throw new ConfigNotFoundError({ path, cause: error });
   }
-  return parseConfig(text, { file: path });
+  const invalid = findInvalidUtf8(bytes);
+  if (invalid !== null) {
+    const byte = bytes[invalid.offset]?.toString(16) ?? "";
+    throw new ConfigError({
+      issues: [
+        {
+          message: `not valid UTF-8 (byte 0x${byte}); save it as UTF-8`,
+          line: invalid.line,
+          column: invalid.column,
+        },
+      ],
+      file: path,
+    });
+  }
+  return parseConfig(bytes.toString("utf8"), { file: path });
 }

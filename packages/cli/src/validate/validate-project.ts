@@ -3,7 +3,7 @@ import { DEFAULT_CONFIG, type LoopConfig, resolveConfig } from "@loop/core";
 import { type ConfigCheck, checkConfigText } from "./check-config-text.js";
 import { checkPlanText, type PlanCheck } from "./check-plan-text.js";
 import { displayPath } from "./display-path.js";
-import { readTextFile } from "./read-text-file.js";
+import { readTextFile, type TextFileRead } from "./read-text-file.js";
 import { fileProblem, type ValidationProblem } from "./validation-problem.js";
 
 /** Options of {@link validateProject}. */
@@ -51,8 +51,28 @@ async function checkConfigFile(
   if (read.kind === "missing" && !options.configRequired) {
     return { config: resolveConfig(), problems: [], warnings: [], exists: false };
   }
-  const message = read.kind === "missing" ? "not found" : `cannot be read: ${read.reason}`;
-  return { config: null, problems: [fileProblem(file, message)], warnings: [], exists: false };
+  return {
+    config: null,
+    problems: [unreadProblem(file, read, "not found")],
+    warnings: [],
+    exists: false,
+  };
+}
+
+/** The problem of a file that could not be read as UTF-8 text. */
+function unreadProblem(
+  file: string,
+  read: Exclude<TextFileRead, { kind: "text" }>,
+  missing: string,
+): ValidationProblem {
+  if (read.kind === "missing") return fileProblem(file, missing);
+  if (read.kind === "unreadable") return fileProblem(file, `cannot be read: ${read.reason}`);
+  return {
+    file,
+    line: read.line,
+    column: read.column,
+    message: `not valid UTF-8 (byte 0x${read.byte.toString(16)}); save it as UTF-8 — \`loop run\` refuses it too`,
+  };
 }
 
 async function checkPlanFile(
@@ -65,11 +85,8 @@ async function checkPlanFile(
     const optionalHeadings = config?.plans.optional_headings;
     return { ...checkPlanText(read.text, file, { optionalHeadings }), exists: true };
   }
-  const message =
-    read.kind === "missing"
-      ? "not found (`loop init` writes an example plan)"
-      : `cannot be read: ${read.reason}`;
-  return { problems: [fileProblem(file, message)], warnings: [], summary: null, exists: false };
+  const problem = unreadProblem(file, read, "not found (`loop init` writes an example plan)");
+  return { problems: [problem], warnings: [], summary: null, exists: false };
 }
 
 /**
