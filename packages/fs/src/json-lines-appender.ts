@@ -120,15 +120,61 @@ async function writeLine(path: string, line: Buffer): Promise<void> {
   }
 }
 
-/** Appends one line to `path`, rotating the log first when the line would overfill it. */
-async function appendLine(path: string, line: Buffer, rotation: ResolvedLogRotation) {
+/** The last byte of the file at `path`, or `null` for an empty (or vanished) file. */
+async function lastByte(path: string): Promise<number | null> {
+  const reader = await open(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+  try {
+    const { size } = await reader.stat();
+    if (size === 0) return null;
+    const last = Buffer.alloc(1);
+    const { bytesRead } = await reader.read(last, 0, 1, size - 1);
+    return bytesRead === 1 ? (last[0] ?? null) : null;
+  } catch {
+    return null;
+  } finally {
+    await reader.close();
+  }
+}
+
+/**
+ * Whether the log ends in a torn line: a process killed in the middle of a write left a last
+ * line without its line break, which the next line must not merge with. Another process's
+ * write in progress can look the same for a moment, so the end is read twice, a little apart:
+ * a torn line does not change.
+ */
+async function endsTorn(path: string): Promise<boolean> {
+  const first = await lastByte(path).catch(() => null);
+  if (first === null || first === 0x0a) return false;
+  const size = (await stat(path)).size;
+  await new Promise((resolve) => setTimeout(resolve, TORN_LINE_RECHECK_MS));
+  const again = await lastByte(path).catch(() => null);
+  return again !== null && again !== 0x0a && (await stat(path)).size === size;
+}
+
+/** How long {@link endsTorn} waits before reading the log's end again. */
+const TORN_LINE_RECHECK_MS = 50;
+
+/**
+ * Appends one line to `path`, rotating the log first when the line would overfill it. The
+ * first line an appender writes starts with a line break when the log ends in a torn line.
+ */
+async function appendLine(
+  path: string,
+  line: Buffer,
+  rotation: ResolvedLogRotation,
+  first: boolean,
+) {
+  const whole =
+    first && (await endsTorn(path).catch(() => false))
+      ? Buffer.concat([Buffer.from("\n"), line])
+      : line;
   const handle = await openForAppend(path);
   try {
     const full =
       Number.isFinite(rotation.maxBytes) &&
-      needsRotation((await handle.stat()).size, line.length, rotation.maxBytes);
+      needsRotation((await handle.stat()).size, whole.length, rotation.maxBytes);
     if (!full) {
-      await writeWhole(handle, line);
+      await writeWhole(handle, whole);
       return;
     }
   } finally {
@@ -178,6 +224,7 @@ export function createJsonLinesAppender(
   const rotation = resolveLogRotation(options, factory);
   const queue = createSerialQueue();
   let closed = false;
+  let first = true;
 
   return {
     path,
@@ -189,11 +236,13 @@ export function createJsonLinesAppender(
       } catch (error) {
         return Promise.reject(error);
       }
-      return queue.run(() =>
-        appendLine(path, line, rotation).catch((error: unknown) => {
+      return queue.run(() => {
+        const isFirst = first;
+        first = false;
+        return appendLine(path, line, rotation, isFirst).catch((error: unknown) => {
           throw toLogWriteError(path, error);
-        }),
-      );
+        });
+      });
     },
     flush(): Promise<void> {
       return queue.idle();

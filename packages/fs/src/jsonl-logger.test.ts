@@ -80,6 +80,20 @@ describe("createJsonlLogger", () => {
     expect((await stat(join(directory, "logs"))).mode & 0o777).toBe(0o700);
   });
 
+  it("starts a new line after a torn last line (a writer killed mid-line), never merging with it", async () => {
+    const path = join(directory, "decision.log");
+    await writeFile(path, `${JSON.stringify(event(1))}\n{"terminal_id":"term_001","ev`);
+    const logger = createJsonlLogger({ path });
+    await logger.log(event(2));
+    const lines = (await readFile(path, "utf8")).split("\n");
+    expect(lines).toEqual([
+      JSON.stringify(event(1)),
+      '{"terminal_id":"term_001","ev',
+      JSON.stringify(event(2)),
+      "",
+    ]);
+  });
+
   it("keeps appending to what is already there", async () => {
     const path = join(directory, "decision.log");
     await writeFile(path, '{"earlier":true}\n');
