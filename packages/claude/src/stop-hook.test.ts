@@ -118,6 +118,31 @@ describe("parseRalphLoopState", () => {
 });
 
 describe("handleStopHook", () => {
+  it("allows the stop, saying why, for input that is not what Claude Code sends — never throws", async () => {
+    const fs = memoryFs({ [PRD_PATH]: prdFile(STORIES) });
+    const cases: [unknown, string][] = [
+      [null, "the hook input is not a JSON object (got null)"],
+      [[], "the hook input is not a JSON object (got an array)"],
+      [{ cwd: "/p" }, "the hook input's session_id is not a non-empty string (got nothing)"],
+      [{ session_id: "s", cwd: 7 }, "the hook input's cwd is not a non-empty string (got 7)"],
+      [
+        { ...input, transcript_path: {} },
+        "the hook input's transcript_path is not a string (got {})",
+      ],
+      [
+        { ...input, stop_hook_active: "yes" },
+        'the hook input\'s stop_hook_active is not true or false (got "yes")',
+      ],
+    ];
+    for (const [given, problem] of cases) {
+      expect(await handleStopHook(given as never, fs)).toEqual({
+        decision: "allow",
+        stderr: `ralph loop: ${problem}; allowing stop.`,
+      });
+    }
+    expect(fs.writes).toEqual([]);
+  });
+
   it("allows when there is no state file", async () => {
     const fs = memoryFs({ [PRD_PATH]: prdFile(STORIES) });
     expect(await handleStopHook(input, fs)).toEqual({ decision: "allow" });

@@ -29,6 +29,7 @@ import {
   consecutiveHookBlocks,
   STOP_HOOK_BLOCK_CAP_VARIABLE,
 } from "./stop-hook-block-cap.js";
+import { stopHookInputProblem } from "./stop-hook-input.js";
 import { decideStop } from "./stop-hook-policy.js";
 import { countEditedFiles, transcriptSince } from "./transcript-since.js";
 
@@ -254,6 +255,8 @@ export async function handleStopHook(
   input: StopHookInput,
   options: StopHookOptions,
 ): Promise<StopHookResult> {
+  const problem = stopHookInputProblem(input);
+  if (problem !== null) return allow(`ralph loop: ${problem}; allowing stop.`);
   const statePath = resolvePath(input.cwd, options.statePath ?? DEFAULT_RALPH_LOOP_STATE_PATH);
   const stateText = await options.readFile(statePath);
   if (stateText === null) return allow();
