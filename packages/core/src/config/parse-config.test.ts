@@ -415,10 +415,10 @@ describe("parseConfig: YAML errors", () => {
     expect(issue.message).toMatch(/^YAML syntax error: .*multiple documents/);
   });
 
-  it("reports an alias with no anchor", () => {
-    expect(onlyIssue("tasks:\n  max_attempts: *missing\n").message).toMatch(
-      /^YAML error: Unresolved alias/,
-    );
+  it("reports an alias with no anchor, at the alias", () => {
+    const issue = onlyIssue("tasks:\n  max_attempts: *missing\n");
+    expect(issue.message).toMatch(/^YAML error: Unresolved alias/);
+    expect([issue.line, issue.column]).toEqual([2, 17]);
   });
 
   it("refuses an alias explosion", () => {
@@ -428,7 +428,9 @@ describe("parseConfig: YAML errors", () => {
       "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]",
       "d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]",
     ].join("\n");
-    expect(onlyIssue(bomb).message).toMatch(/^YAML error: Excessive alias count/);
+    const issue = onlyIssue(bomb);
+    expect(issue.message).toMatch(/^YAML error: Excessive alias count/);
+    expect([issue.line, issue.column]).toEqual([2, 8]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { type Document, isMap, LineCounter, parseDocument } from "yaml";
+import { type Document, isMap, LineCounter, parseDocument, visit } from "yaml";
 import type { Diagnostic } from "../errors/diagnostic.js";
 import { ConfigError } from "./config-error.js";
 import { LoopConfigSchema } from "./config-schema.js";
@@ -20,13 +20,41 @@ function byPosition(left: Diagnostic, right: Diagnostic): number {
   return line !== 0 ? line : (left.column ?? 0) - (right.column ?? 0);
 }
 
+/**
+ * Where the alias a failed conversion is about is: the first alias whose anchor is not set
+ * before it, else (too many aliases) the first alias. `null` when the document has none.
+ */
+function aliasOffset(document: Document): number | null {
+  let unresolved: number | null = null;
+  let first: number | null = null;
+  visit(document, {
+    Alias(_key, node) {
+      const offset = node.range?.[0] ?? null;
+      first ??= offset;
+      if (node.resolve(document) === undefined) {
+        unresolved = offset;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return unresolved ?? first;
+}
+
 /** Converts the parsed document to plain values, reporting alias problems as a config error. */
-function toPlainValue(document: Document, file: string | undefined): unknown {
+function toPlainValue(
+  document: Document,
+  file: string | undefined,
+  lineCounter: LineCounter,
+): unknown {
   try {
     return document.toJS({ maxAliasCount: 100 });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new ConfigError({ issues: [{ message: `YAML error: ${message}` }], file });
+    const offset = aliasOffset(document);
+    const where = offset === null ? {} : lineCounter.linePos(offset);
+    const location = "line" in where ? { line: where.line, column: where.col } : {};
+    throw new ConfigError({ issues: [{ message: `YAML error: ${message}`, ...location }], file });
   }
 }
 
@@ -65,7 +93,7 @@ export function parseConfig(yamlText: string, options?: ParseConfigOptions | nul
   if (document.contents === null || isEmptyNode(document.contents)) {
     return LoopConfigSchema.parse({});
   }
-  const value = toPlainValue(document, file);
+  const value = toPlainValue(document, file, lineCounter);
   const locate = (path: readonly (string | number)[], target: "key" | "value") =>
     position(lineCounter, locateKey(document, path, target));
   if (!isMap(document.contents)) {
