@@ -52,8 +52,8 @@ function toPlainValue(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const offset = aliasOffset(document);
-    const where = offset === null ? {} : lineCounter.linePos(offset);
-    const location = "line" in where ? { line: where.line, column: where.col } : {};
+    const where = offset === null ? null : lineCounter.linePos(offset);
+    const location = where === null ? {} : { line: where.line, column: where.col };
     throw new ConfigError({ issues: [{ message: `YAML error: ${message}`, ...location }], file });
   }
 }
