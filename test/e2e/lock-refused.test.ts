@@ -1,5 +1,6 @@
-import { runLoop, StateLockedError } from "@loop/core";
+import { PlanInUseError, planLockId, runLoop, StateLockedError } from "@loop/core";
 import {
+  completesTask,
   createScriptedExecutor,
   createTestClock,
   MemoryLogger,
@@ -31,6 +32,37 @@ describe("a run the lock refuses", () => {
     expect(executor.calls).toHaveLength(0);
     expect(logger.events).toEqual([]);
     expect(store.snapshot()).toEqual(before);
+    await held.release();
+  });
+
+  it("a second terminal on the same plan is refused with PlanInUseError; another plan runs", async () => {
+    const store = new MemoryStateStore();
+    const plan = memoryPlan(taskList(2), { path: "/project/plan.md" });
+    const held = await store.lock(planLockId("/project/plan.md"));
+    const executor = createScriptedExecutor([]);
+    const refused = await runLoop({
+      plan,
+      executor,
+      store,
+      terminalId: "second",
+      clock: createTestClock({ start: START }),
+    });
+    expect(refused.exitReason).toBe("state_error");
+    expect(PlanInUseError.isInstance(refused.error)).toBe(true);
+    expect(refused.error?.message).toMatch(
+      /^\/project\/plan\.md is being run by another loop \(pid \d+/,
+    );
+    expect(executor.calls).toHaveLength(0);
+    // The refused run let go of its terminal: that terminal can run another plan.
+    const other = await runLoop({
+      plan: memoryPlan(taskList(1), { path: "/project/other.md" }),
+      executor: createScriptedExecutor([completesTask({ exitSignal: true })]),
+      store,
+      terminalId: "second",
+      clock: createTestClock({ start: START }),
+      config: { exit_policy: { min_completion_indicators: 1 } },
+    });
+    expect(other.exitReason).toBe("all_tasks_complete");
     await held.release();
   });
 });

@@ -23,6 +23,8 @@ import { createInitialState } from "../state/initial-state.js";
 import { formatTimestamp } from "../state/iso-timestamp.js";
 import type { LoopState } from "../state/loop-state.js";
 import { fromRateWindow, toRateWindow } from "../state/persisted-rate-window.js";
+import { PlanInUseError } from "../state/plan-in-use-error.js";
+import { planLockId } from "../state/plan-lock-id.js";
 import { startRun } from "../state/start-run.js";
 import { StateLockedError } from "../state/state-errors.js";
 import { createStateManager, type StateManager } from "../state/state-manager.js";
@@ -185,7 +187,7 @@ class LoopRun {
     let refused = false;
     try {
       lock = await this.takeLock().catch((error: unknown) => {
-        refused = StateLockedError.isInstance(error);
+        refused = StateLockedError.isInstance(error) || PlanInUseError.isInstance(error);
         throw error;
       });
       if (lock?.takenOverFrom) {
@@ -224,8 +226,33 @@ class LoopRun {
     };
   }
 
+  /**
+   * Takes the terminal's lock, then the plan's (a plan with a path): a second loop on the same
+   * terminal, or on the same plan from another terminal, is refused. Both are released together.
+   */
   private async takeLock(): Promise<StateLock | null> {
-    return (await this.options.store.lock?.(this.terminalId)) ?? null;
+    const store = this.options.store;
+    const terminal = (await store.lock?.(this.terminalId)) ?? null;
+    const path = this.options.plan.path;
+    if (terminal === null || store.lock === undefined || path === "") return terminal;
+    let plan: StateLock;
+    try {
+      plan = await store.lock(planLockId(path));
+    } catch (error) {
+      await terminal.release().catch(() => undefined);
+      if (StateLockedError.isInstance(error)) {
+        throw new PlanInUseError({ planPath: path, holder: error.holder, cause: error });
+      }
+      throw error;
+    }
+    return {
+      holder: terminal.holder,
+      takenOverFrom: terminal.takenOverFrom,
+      release: async () => {
+        await plan.release().catch(() => undefined);
+        await terminal.release();
+      },
+    };
   }
 
   private loadConfig(): Promise<LoopConfig> {

@@ -24,6 +24,8 @@ export {
   PersistedStopCountersSchema,
   toStopCounters,
 } from "./persisted-stop-counters.js";
+export { PlanInUseError } from "./plan-in-use-error.js";
+export { planLockId } from "./plan-lock-id.js";
 export {
   DEFAULT_RESET_PARTS,
   RESET_PARTS,
