@@ -1,4 +1,5 @@
 export { type BuildPromptOptions, buildPrompt } from "./build-prompt.js";
+export { MAX_USAGE_LIMIT_WAIT_MS } from "./checked-result.js";
 export type { Clock } from "./clock.js";
 export {
   ABANDON_AFTER_ABORT_MS,
@@ -36,7 +37,6 @@ export {
   parsePromptTemplate,
 } from "./prompt-template-parser.js";
 export { type PromptValues, renderTemplate } from "./render-template.js";
-export { MAX_USAGE_LIMIT_WAIT_MS } from "./checked-result.js";
 export { createLoop, type Loop, runLoop, UNKNOWN_RESET_WAIT_MS } from "./run-loop.js";
 export type { ExitPolicy, LoopResult, RunLoopOptions } from "./run-loop-options.js";
 export { systemClock } from "./system-clock.js";

@@ -3,13 +3,13 @@ import { checkConfig } from "../config/config-warnings.js";
 import type { LoopConfig } from "../config/loop-config.js";
 import { bestEffort } from "../observe/best-effort-logger.js";
 import { createDecisionEvent } from "../observe/create-decision-event.js";
-import { redactValue } from "../observe/redact-secrets.js";
 import type { DecisionEvent } from "../observe/decision-event.js";
 import type {
   DecisionEventName,
   DecisionEventPayloads,
 } from "../observe/decision-event-payloads.js";
 import { updateMetrics } from "../observe/metrics-document.js";
+import { redactValue } from "../observe/redact-secrets.js";
 import { EmptyPlanError } from "../plan/empty-plan-error.js";
 import { createPlanCache } from "../plan/plan-cache.js";
 import type { ExitPolicyInput } from "../policy/exit-policy-input.js";
@@ -36,8 +36,8 @@ import type { Concern } from "../verify/user-concerns.js";
 import { extractUserConcerns } from "../verify/user-concerns.js";
 import { verifyCompletion } from "../verify/verify-completion.js";
 import { checkPromptTemplate } from "./check-prompt-template.js";
-import type { Clock } from "./clock.js";
 import { checkResult } from "./checked-result.js";
+import type { Clock } from "./clock.js";
 import { completeAtStart, completedEarlier } from "./completed-earlier.js";
 import { executeWithTimeout, timeoutMessage } from "./execute-with-timeout.js";
 import type { ExecutionResult, UsageLimit } from "./executor.js";
