@@ -1,14 +1,9 @@
 import { realpath } from "node:fs/promises";
-import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { type LoopConfig, LoopError } from "@loop/core";
+import { isInsideFolder } from "../is-inside-folder.js";
 import type { Project } from "../project.js";
 import { displayPath } from "../validate/display-path.js";
-
-/** Whether `path` is `folder` or lies below it (both absolute and resolved). */
-function isInside(path: string, folder: string): boolean {
-  const rest = relative(folder, path);
-  return rest === "" || (rest !== ".." && !rest.startsWith(`..${sep}`) && !isAbsolute(rest));
-}
 
 /**
  * Where a write to `path` would really land: its symbolic links resolved as far as it exists (a
@@ -59,7 +54,7 @@ export async function checkProjectPaths(
   for (const [key, value] of keys) {
     if (typeof value !== "string" || value === "") continue;
     const lands = await landingPath(project.resolve(value));
-    if (folders.some((folder) => isInside(lands, folder))) continue;
+    if (folders.some((folder) => isInsideFolder(lands, folder))) continue;
     throw new LoopError({
       message: `${displayPath(project.cwd, project.configPath)}: ${key}: ${JSON.stringify(value)} is outside the project folder ${project.cwd} (it lands at ${lands}); a project's config may only name files inside the project, so a cloned repository cannot make the loop write elsewhere. Use a path inside it${key === "plans.default_plan" ? ", or name the plan on the command line: `loop run <plan>`" : ""}.`,
     });

@@ -1,4 +1,5 @@
-import { isAbsolute, relative, sep } from "node:path";
+import { isAbsolute } from "node:path";
+import { isInsideFolder } from "../is-inside-folder.js";
 
 /**
  * Whether a state whose plan is `planPath` (its `loop_metadata.plan_path`) is this project's:
@@ -9,7 +10,5 @@ import { isAbsolute, relative, sep } from "node:path";
  * @param cwd - the project folder, absolute.
  */
 export function belongsToProject(planPath: string, cwd: string): boolean {
-  if (planPath === "" || !isAbsolute(planPath)) return false;
-  const path = relative(cwd, planPath);
-  return path !== "" && path !== ".." && !path.startsWith(`..${sep}`) && !isAbsolute(path);
+  return isAbsolute(planPath) && planPath !== cwd && isInsideFolder(planPath, cwd);
 }
