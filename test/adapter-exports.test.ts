@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 
 const pinned: Record<string, string[]> = {
   exec: [
+    "AGENT_TOKEN_VARIABLE",
     "CommandExecutor",
     "DEFAULT_KILL_GRACE_MS",
     "DEFAULT_TAIL_BYTES",
@@ -15,6 +16,7 @@ const pinned: Record<string, string[]> = {
     "defaultParse",
     "geminiExecutor",
     "gitProgress",
+    "stopAgentSurvivors",
   ],
   cli: ["CLI_EXIT_CODES", "CLI_VERSION", "processIo", "runCli"],
   claude: [

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 
 const expected = [
   "ABANDON_AFTER_ABORT_MS",
+  "AgentProcessRecordSchema",
   "AgentReportSchema",
   "CONFIG_SCHEMA_ID",
   "ConfigError",

@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import type { AgentProcess } from "@loop/core";
 import {
   aiderExecutor,
   ampExecutor,
@@ -30,6 +33,22 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Whether `pid` still runs (Linux): it exists and has not ended. An orphan killed a moment ago
+ * may wait as a zombie for PID 1 to reap it; it no longer runs.
+ */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+const onLinux = process.platform === "linux";
 
 // The orphaned grandchild is reaped by PID 1, which in some containers takes a second or two.
 async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<boolean> {
@@ -217,6 +236,43 @@ describe("CommandExecutor environment", () => {
   });
 });
 
+describe("CommandExecutor records its process", () => {
+  it("before it starts, then with its group; its environment holds the token", async () => {
+    const recorded: AgentProcess[] = [];
+    const result = await fake("print-token").execute(executionRequest(), {
+      signal: new AbortController().signal,
+      recordProcess: async (agent) => {
+        recorded.push(agent);
+      },
+    });
+    expect(result.success).toBe(true);
+    const [before, after] = recorded;
+    expect(recorded).toHaveLength(2);
+    expect(before).toEqual({
+      token: expect.stringMatching(/^[0-9a-f]{32}$/),
+      command: FAKE_AGENT,
+      host: hostname(),
+    });
+    expect(after).toMatchObject({ ...before, pgid: expect.any(Number) });
+    if (onLinux) expect(after?.processStart).toMatch(/^linux:[0-9a-f-]+:\d+$/);
+    expect(result.output).toBe(`${before?.token}\n`);
+  });
+
+  it("does not start the agent when the record cannot be saved", async () => {
+    const result = await fake("print-token").execute(executionRequest(), {
+      signal: new AbortController().signal,
+      recordProcess: async () => {
+        throw new Error("ENOSPC: no space left on device");
+      },
+    });
+    expect(result).toEqual({
+      output: "",
+      success: false,
+      error: "the agent was not started: ENOSPC: no space left on device",
+    });
+  });
+});
+
 describe("CommandExecutor stopping", () => {
   it("kills the whole process group on abort: no orphaned grandchild", async () => {
     const controller = new AbortController();
@@ -237,6 +293,44 @@ describe("CommandExecutor stopping", () => {
       expect.objectContaining({ code: "ESRCH" }),
     );
   });
+
+  it.runIf(onLinux)(
+    "resolves on abort only once a grandchild that ignores SIGTERM is gone (SIGKILL after the grace)",
+    async () => {
+      const controller = new AbortController();
+      let grandchildPid = 0;
+      const executor = fake("stubborn-grandchild", {
+        killGraceMs: 300,
+        onLine: (line) => {
+          grandchildPid = Number(line.text);
+          controller.abort();
+        },
+      });
+      const result = await run(executor, "p", controller.signal);
+      expect(result).toMatchObject({ success: false, error: "aborted" });
+      expect(grandchildPid).toBeGreaterThan(0);
+      expect(isRunning(grandchildPid)).toBe(false);
+    },
+  );
+
+  it.runIf(onLinux)(
+    "resolves only once a grandchild the agent left behind is gone, though it ignores SIGTERM",
+    async () => {
+      let grandchildPid = 0;
+      const executor = new CommandExecutor({
+        command: FAKE_AGENT,
+        env: { ...process.env, FAKE_AGENT_MODE: "stubborn-grandchild", FAKE_AGENT_THEN: "exit" },
+        killGraceMs: 300,
+        onLine: (line) => {
+          grandchildPid = Number(line.text);
+        },
+      });
+      const result = await run(executor);
+      expect(result.success).toBe(true);
+      expect(grandchildPid).toBeGreaterThan(0);
+      expect(isRunning(grandchildPid)).toBe(false);
+    },
+  );
 
   it("does not start when the signal already fired", async () => {
     const controller = new AbortController();

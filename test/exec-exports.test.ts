@@ -3,6 +3,7 @@ import { expect, it } from "vitest";
 
 it("@loop/exec exports exactly its public API", () => {
   expect(Object.keys(exec).sort()).toEqual([
+    "AGENT_TOKEN_VARIABLE",
     "CommandExecutor",
     "DEFAULT_KILL_GRACE_MS",
     "DEFAULT_TAIL_BYTES",
@@ -13,5 +14,6 @@ it("@loop/exec exports exactly its public API", () => {
     "defaultParse",
     "geminiExecutor",
     "gitProgress",
+    "stopAgentSurvivors",
   ]);
 });

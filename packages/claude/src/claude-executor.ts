@@ -1,5 +1,18 @@
-import type { ExecuteOptions, ExecutionRequest, ExecutionResult, Executor } from "@loop/core";
-import { CommandExecutor, type CommandLine, type GitProgress, type OutputLine } from "@loop/exec";
+import type {
+  AgentProcess,
+  ExecuteOptions,
+  ExecutionRequest,
+  ExecutionResult,
+  Executor,
+  SurvivorReport,
+} from "@loop/core";
+import {
+  CommandExecutor,
+  type CommandLine,
+  type GitProgress,
+  type OutputLine,
+  stopAgentSurvivors,
+} from "@loop/exec";
 import { buildClaudeArgs, type ClaudeArgsOptions } from "./build-claude-args.js";
 import type { ClaudeRun } from "./claude-run.js";
 import { createClaudeStreamParser } from "./claude-stream-parser.js";
@@ -57,7 +70,8 @@ function eventOf(text: string): ClaudeStreamEvent | null {
  * {@link toExecutionResult}: cost, session id, permission denials and usage limits included.
  * The result's `raw` is the stream-json as the CLI printed it (the last 4 MiB of it; stderr,
  * if any, after a `--- stderr ---` line), for the per-iteration log.
- * On the engine's signal the whole process group is ended.
+ * On the engine's signal the whole process group is ended, and `execute` resolves only once it
+ * is gone; a `claude` a killed loop left running is stopped by the next run (`stopSurvivors`).
  *
  * @example
  * ```ts
@@ -112,6 +126,16 @@ export class ClaudeExecutor implements Executor {
     const before = first.result.raw ?? "";
     const separator = before === "" || before.endsWith("\n") ? "" : "\n";
     return { ...second, raw: `${before}${separator}${second.raw ?? ""}` };
+  }
+
+  /**
+   * Stops what is left of a `claude` a previous run started and never saw end (that loop was
+   * killed): see `stopAgentSurvivors` of `@loop/exec`.
+   *
+   * @param agent - the agent process as the loop's state recorded it.
+   */
+  stopSurvivors(agent: AgentProcess): Promise<SurvivorReport> {
+    return stopAgentSurvivors(agent);
   }
 
   async #run(

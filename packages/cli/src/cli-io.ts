@@ -45,9 +45,13 @@ export interface ProcessIoOptions {
   readonly entry?: string | undefined;
 }
 
-/** Whether `error` is a write to a closed pipe (`loop run --json | head`). */
+/**
+ * Whether `error` is a write to a closed pipe (`loop run --json | head`), or to a terminal that
+ * was closed (EIO, after its SIGHUP).
+ */
 function isClosedPipe(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | null)?.code === "EPIPE";
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === "EPIPE" || code === "EIO";
 }
 
 /**

@@ -6,7 +6,8 @@
  * - `usage` 2 — the command line itself is wrong (unknown command or option, missing value);
  * - `incomplete` 3 — the loop stopped before the plan was complete (a safety exit such as
  *   `max_iterations`, `circuit_open`, `blocked`, `usage_limit`);
- * - `aborted` 130 — stopped by Ctrl+C or SIGTERM (128 + SIGINT's number, as shells report it).
+ * - `aborted` 130 — stopped by Ctrl+C, SIGTERM or SIGHUP (128 + SIGINT's number, as shells
+ *   report it).
  */
 export const CLI_EXIT_CODES = {
   complete: 0,

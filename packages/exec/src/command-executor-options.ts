@@ -24,7 +24,8 @@ export interface CommandExecutorOptions {
   /** Working directory of the agent. Default: this process's. */
   readonly cwd?: string | undefined;
   /**
-   * The agent's complete environment. Default: `process.env` minus
+   * The agent's complete environment, to which `LOOP_AGENT_TOKEN` (the marker of the agent's
+   * processes, `AGENT_TOKEN_VARIABLE`) is added. Default: `process.env` minus
    * {@link REMOVED_ENV_VARIABLES}.
    */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;

@@ -1,5 +1,14 @@
 import { spawn } from "node:child_process";
-import type { ExecuteOptions, ExecutionRequest, ExecutionResult, Executor } from "@loop/core";
+import { hostname } from "node:os";
+import type {
+  AgentProcess,
+  ExecuteOptions,
+  ExecutionRequest,
+  ExecutionResult,
+  Executor,
+  SurvivorReport,
+} from "@loop/core";
+import { AGENT_TOKEN_VARIABLE, newAgentToken, stopAgentSurvivors } from "./agent-survivors.js";
 import {
   type CommandExecutorOptions,
   checkCommandExecutorOptions,
@@ -9,12 +18,25 @@ import {
 import type { CommandLine } from "./command-line.js";
 import type { CommandRun } from "./command-run.js";
 import { OutputStream } from "./output-stream.js";
-import { signalProcessGroup } from "./process-group.js";
+import {
+  awaitGroupEnd,
+  holdProcessGroup,
+  processGroupAlive,
+  signalProcessGroup,
+} from "./process-group.js";
+import { processStartOf } from "./process-table.js";
 import { rawOutput } from "./raw-output.js";
 import { inheritedEnvironment } from "./removed-env-variables.js";
 
 /** Why a run was stopped before the agent finished. */
 type StopReason = "aborted" | "timed-out" | "idle";
+
+/** The result of a run that never started because the engine's signal had fired. */
+const ABORTED: ExecutionResult = { output: "", success: false, error: "aborted" };
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
 /**
  * The default {@link CommandExecutorOptions.parse}: the stdout tail is the output, exit code 0 is
@@ -53,7 +75,12 @@ function describeExit(run: CommandRun): string {
  *
  * The child leads its own process group; on the engine's signal, `timeoutMs` or `idleTimeoutMs`
  * the whole group gets SIGTERM, then SIGKILL after `killGraceMs`, and the run resolves with
- * `success: false` and an `error` saying why. Output is decoded as UTF-8, streamed line by line
+ * `success: false` and an `error` saying why. Descendants left running when the agent exits get
+ * the same. Either way `execute` resolves only once no process of the group runs (or
+ * `killGraceMs` plus 2 s after SIGTERM, if one cannot be killed), so a loop that exits after it
+ * leaves none behind. The agent's environment holds {@link AGENT_TOKEN_VARIABLE}, and the
+ * process is described to the engine's `recordProcess` before and after it starts, so a later
+ * run can stop it with {@link CommandExecutor.stopSurvivors} if this one is killed. Output is decoded as UTF-8, streamed line by line
  * to `onLine`, and kept as a bounded tail (`tailBytes` per stream). The result's `raw` is those
  * tails, stdout then stderr, marked where their start was cut (unless `parse` sets its own).
  *
@@ -93,10 +120,25 @@ export class CommandExecutor implements Executor {
    */
   async execute(request: ExecutionRequest, options: ExecuteOptions): Promise<ExecutionResult> {
     const signal = options?.signal;
-    if (signal?.aborted) return { output: "", success: false, error: "aborted" };
+    if (signal?.aborted) return ABORTED;
     const progress = this.#options.progress;
     const snapshot = progress === undefined ? undefined : await progress.before();
-    const result = await this.#run(request.prompt, signal);
+    const agent: AgentProcess = {
+      token: newAgentToken(),
+      command: this.#options.command,
+      host: hostname(),
+    };
+    const recordProcess = options?.recordProcess;
+    if (recordProcess !== undefined) {
+      try {
+        await recordProcess(agent);
+      } catch (error) {
+        const reason = messageOf(error);
+        return { output: "", success: false, error: `the agent was not started: ${reason}` };
+      }
+      if (signal?.aborted) return ABORTED;
+    }
+    const result = await this.#run(request.prompt, signal, agent, recordProcess);
     if (progress === undefined || snapshot === undefined) return result;
     const measured = await progress.after(snapshot);
     return { ...result, filesChanged: result.filesChanged ?? measured.filesChanged };
@@ -123,7 +165,23 @@ export class CommandExecutor implements Executor {
     return this.#options.promptArgument?.(prompt, args) ?? [...args, prompt];
   }
 
-  #run(prompt: string, signal: AbortSignal | undefined): Promise<ExecutionResult> {
+  /**
+   * Stops what is left of an agent a previous run started with a `CommandExecutor` (or an
+   * executor built on one) and never saw end: see {@link stopAgentSurvivors}. The grace period
+   * is `killGraceMs`.
+   *
+   * @param agent - the agent process as the loop's state recorded it.
+   */
+  stopSurvivors(agent: AgentProcess): Promise<SurvivorReport> {
+    return stopAgentSurvivors(agent, { graceMs: this.#options.killGraceMs });
+  }
+
+  #run(
+    prompt: string,
+    signal: AbortSignal | undefined,
+    agent: AgentProcess,
+    recordProcess: ExecuteOptions["recordProcess"],
+  ): Promise<ExecutionResult> {
     const options = this.#options;
     const viaStdin = (options.promptVia ?? "stdin") === "stdin";
     const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -136,7 +194,10 @@ export class CommandExecutor implements Executor {
         shell: false,
         detached: true,
         cwd: options.cwd,
-        env: options.env ?? inheritedEnvironment(process.env),
+        env: {
+          ...(options.env ?? inheritedEnvironment(process.env)),
+          [AGENT_TOKEN_VARIABLE]: agent.token,
+        },
         stdio: [viaStdin ? "pipe" : "ignore", "pipe", "pipe"],
       });
       let stopReason: StopReason | undefined;
@@ -145,6 +206,11 @@ export class CommandExecutor implements Executor {
       let settled = false;
       const timers = new Set<NodeJS.Timeout>();
       let idleTimer: NodeJS.Timeout | undefined;
+      /** When SIGKILL is due (SIGTERM sent), and its timer; unset until the group is signalled. */
+      let killAt: number | undefined;
+      let killTimer: NodeJS.Timeout | undefined;
+      const pid = child.pid;
+      const release = pid === undefined ? () => undefined : holdProcessGroup(pid);
 
       const clearTimers = () => {
         for (const timer of timers) clearTimeout(timer);
@@ -158,11 +224,27 @@ export class CommandExecutor implements Executor {
       };
       /** Ends the whole group: SIGTERM now, SIGKILL after the grace period. */
       const killGroup = () => {
-        if (child.pid === undefined) return;
-        const pid = child.pid;
+        if (pid === undefined || killAt !== undefined) return;
         signalProcessGroup(pid, "SIGTERM");
-        // Not cleared on close: a descendant that ignores SIGTERM must still die.
-        setTimeout(() => signalProcessGroup(pid, "SIGKILL"), killGraceMs).unref();
+        killAt = Date.now() + killGraceMs;
+        // An agent that ignores SIGTERM and keeps its output open is ended before "close".
+        killTimer = setTimeout(() => signalProcessGroup(pid, "SIGKILL"), killGraceMs);
+      };
+      /**
+       * Waits until no process of the group runs: a descendant that ignores SIGTERM gets SIGKILL
+       * at the end of the grace period, and the run resolves only then.
+       */
+      const groupEnd = async () => {
+        if (pid === undefined) return;
+        try {
+          if (!processGroupAlive(pid)) return;
+          killGroup();
+          await awaitGroupEnd(pid, killAt ?? Date.now());
+        } finally {
+          // Once the group is gone its id may be given to another: no SIGKILL goes to it later.
+          if (killTimer !== undefined) clearTimeout(killTimer);
+          release();
+        }
       };
       const stop = (reason: StopReason) => {
         if (stopReason !== undefined || settled) return;
@@ -180,6 +262,7 @@ export class CommandExecutor implements Executor {
         if (settled) return;
         settled = true;
         cleanUp();
+        release();
         resolve({
           output: "",
           success: false,
@@ -206,6 +289,9 @@ export class CommandExecutor implements Executor {
         cleanUp();
         stdout.end();
         stderr.end();
+        void groupEnd().then(() => finish(), finish);
+      });
+      const finish = () => {
         const run: CommandRun = {
           stdout: stdout.text,
           stderr: stderr.text,
@@ -226,9 +312,13 @@ export class CommandExecutor implements Executor {
         } catch (error) {
           reject(error);
         }
-      });
+      };
 
-      if (child.pid === undefined) return; // spawn failed: "error" follows.
+      if (pid === undefined) return; // spawn failed: "error" follows.
+      // Saved by the engine before the next step; a failure to save is the engine's to report.
+      recordProcess?.({ ...agent, pgid: pid, processStart: processStartOf(pid) }).catch(
+        () => undefined,
+      );
       signal?.addEventListener("abort", onAbort, { once: true });
       if (signal?.aborted) stop("aborted");
       if (options.timeoutMs !== undefined) {

@@ -1,3 +1,8 @@
+export {
+  AGENT_TOKEN_VARIABLE,
+  type StopAgentSurvivorsOptions,
+  stopAgentSurvivors,
+} from "./agent-survivors.js";
 export type { AiderExecutorOptions } from "./aider-executor.js";
 export { aiderExecutor } from "./aider-executor.js";
 export type { AmpExecutorOptions } from "./amp-executor.js";

@@ -81,9 +81,10 @@ ${projectOptionsHelp({ indent: 6, column: 27 })}
 Everything after -- goes to the agent as it is.
 
 Exit codes: 0 complete · 1 error (bad plan or config, state error) · 2 usage ·
-3 stopped before complete (a limit, blocked, circuit open…) · 130 aborted (Ctrl+C, SIGTERM).
-Ctrl+C stops cleanly (the agent is stopped, state saved); a second Ctrl+C exits at once. So
-does a reader of the output that goes away (\`loop run --json | head -1\`): exit code 130.
+3 stopped before complete (a limit, blocked, circuit open…) · 130 aborted (Ctrl+C, SIGTERM,
+SIGHUP). Ctrl+C, SIGTERM or SIGHUP (the terminal closed) stops cleanly (the agent is stopped,
+state saved); a second one exits at once. So does a reader of the output that goes away
+(\`loop run --json | head -1\`): exit code 130.
 
 Examples:
   loop run                                   # plan.md with Claude Code

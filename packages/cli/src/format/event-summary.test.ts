@@ -180,6 +180,23 @@ const EXAMPLES: readonly (readonly [DecisionEvent, string])[] = [
     ),
     "circuit breaker OPEN → CLOSED; 2 given-up tasks forgotten (TASK-002, TASK-004), attempts of 2 tasks cleared; iterations 20 → 0",
   ],
+  [
+    createDecisionEvent(
+      "t1",
+      "previous_agent_stopped",
+      {
+        iteration: 7,
+        command: "claude",
+        pgid: 4242,
+        started_at: at,
+        pids: [4242, 4250],
+        signal: "SIGTERM",
+        stopped: true,
+      },
+      at,
+    ),
+    "claude of iteration 7 (group 4242): 2 processes stopped with SIGTERM",
+  ],
 ];
 
 describe("summarizeEvent", () => {

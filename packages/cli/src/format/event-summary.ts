@@ -39,6 +39,8 @@ const SUMMARIES: EventSummaries = {
       : `failed: ${plural(payload.unmet.length, "unmet requirement")}, ${plural(payload.concerns.length, "concern")}`,
   config_warning: (payload) => `${payload.code}: ${payload.message}`,
   state_reset: (payload) => summarizeReset(payload),
+  previous_agent_stopped: (payload) =>
+    `${payload.command} of iteration ${payload.iteration}${payload.pgid === null ? "" : ` (group ${payload.pgid})`}: ${payload.pids.length === 1 ? "1 process" : `${payload.pids.length} processes`} ${payload.stopped ? "stopped" : "not stopped"} with ${payload.signal}`,
 };
 
 function summarizeOf<Name extends DecisionEventName>(event: DecisionEventOf<Name>): string {

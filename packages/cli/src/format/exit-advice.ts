@@ -135,7 +135,9 @@ const usageLimit: Advice = (input, state) => {
   ];
 };
 
-const aborted: Advice = () => ["stopped by Ctrl+C or SIGTERM; `loop run` goes on where it stopped"];
+const aborted: Advice = () => [
+  "stopped by Ctrl+C, SIGTERM or SIGHUP; `loop run` goes on where it stopped",
+];
 
 /** The advice for each exit a person can get out of; completion and errors have none here. */
 const ADVICE: Partial<Record<ExitReason, Advice>> = {

@@ -4,9 +4,15 @@ export interface SignalHandlers {
 }
 
 /**
- * Stops the loop cleanly on the first SIGINT or SIGTERM (`controller.abort()`: the agent is
- * stopped, the state saved, the loop exits `aborted`), and exits the process at once with code
- * 130 on a second one.
+ * The signals that stop `loop run` cleanly: Ctrl+C (SIGINT), SIGTERM, and SIGHUP — the terminal
+ * closed, which must not leave the agent working in its own process group.
+ */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * Stops the loop cleanly on the first of {@link STOP_SIGNALS} (`controller.abort()`: the agent's
+ * process group is stopped, the state saved, the loop exits `aborted`), and exits the process at
+ * once with code 130 on a second one (the agent's group then gets SIGKILL as the process exits).
  *
  * @param controller - the loop's abort controller.
  * @param onFirst - called once, when the first signal arrives (to tell the user).
@@ -22,12 +28,10 @@ export function stopOnSignals(controller: AbortController, onFirst: () => void):
     }
     process.exit(130);
   };
-  process.on("SIGINT", handle);
-  process.on("SIGTERM", handle);
+  for (const signal of STOP_SIGNALS) process.on(signal, handle);
   return {
     dispose() {
-      process.off("SIGINT", handle);
-      process.off("SIGTERM", handle);
+      for (const signal of STOP_SIGNALS) process.off(signal, handle);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Clock } from "./clock.js";
-import type { ExecutionRequest, ExecutionResult, Executor } from "./executor.js";
+import type { ExecuteOptions, ExecutionRequest, ExecutionResult, Executor } from "./executor.js";
 
 /** How long an executor may take to stop after its signal fired before the loop moves on. */
 export const ABANDON_AFTER_ABORT_MS = 30_000;
@@ -43,6 +43,8 @@ export async function executeWithTimeout(
     readonly clock: Clock;
     readonly timeoutMs: number;
     readonly signal?: AbortSignal | undefined;
+    /** Passed on to the executor as `ExecuteOptions.recordProcess`. */
+    readonly recordProcess?: ExecuteOptions["recordProcess"];
   },
 ): Promise<ExecutionOutcome> {
   const controller = new AbortController();
@@ -70,10 +72,12 @@ export async function executeWithTimeout(
   const failed = (error: string): ExecutionResult => ({ output: "", success: false, error });
   try {
     const settled = await Promise.race([
-      executor.execute(request, { signal: controller.signal }).then(
-        (result) => ({ kind: "result" as const, result }),
-        (thrown: unknown) => ({ kind: "thrown" as const, thrown }),
-      ),
+      executor
+        .execute(request, { signal: controller.signal, recordProcess: options.recordProcess })
+        .then(
+          (result) => ({ kind: "result" as const, result }),
+          (thrown: unknown) => ({ kind: "thrown" as const, thrown }),
+        ),
       abandoned,
     ]);
     const aborted = options.signal?.aborted === true;

@@ -2,6 +2,7 @@ import type { Task } from "../plan/task.js";
 import type { PermissionDenial } from "../status/permission-denials.js";
 import type { ChatTurn } from "../verify/chat-turn.js";
 import type { Concern } from "../verify/user-concerns.js";
+import type { AgentProcess, SurvivorReport } from "./agent-process-info.js";
 
 /** What the engine asks an {@link Executor} to do in one iteration. */
 export interface ExecutionRequest {
@@ -34,6 +35,15 @@ export interface ExecuteOptions {
    * aborted: stop the agent (its whole process tree) and return or throw promptly.
    */
   readonly signal: AbortSignal;
+  /**
+   * Saves the agent process the executor starts in the loop's state (`agent_process`), so that
+   * if this loop is killed while the agent runs, the next run can stop what is left of it
+   * (`stopSurvivors`). Call it before starting the process, with the `token` put in its
+   * environment, and again with its `pgid` once it is started; the promise resolves once the
+   * record is saved, and rejects when it cannot be (then do not start the process). Absent when
+   * the caller keeps no record (a test calling `execute` directly).
+   */
+  readonly recordProcess?: ((agent: AgentProcess) => Promise<void>) | undefined;
 }
 
 /** A usage limit the agent's provider reported: the loop waits for the reset or exits. */
@@ -109,4 +119,13 @@ export interface Executor {
   readonly specificationVersion: "v1";
   /** Runs the agent once for `request`. */
   execute(request: ExecutionRequest, options: ExecuteOptions): Promise<ExecutionResult>;
+  /**
+   * Optional, for executors that start processes: stops what is left of an agent a previous run
+   * started and never saw end (that run was killed while the agent ran), as `recordProcess`
+   * described it. The engine calls it when a run starts, under the terminal's lock, before any
+   * agent of its own starts. It must signal only processes it can prove are that agent's (a pid
+   * may have been given to another process since), and resolve once they are gone or could not
+   * be stopped. Without it the record is dropped and nothing is stopped.
+   */
+  stopSurvivors?(agent: AgentProcess): Promise<SurvivorReport>;
 }

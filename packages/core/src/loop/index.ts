@@ -1,3 +1,4 @@
+export type { AgentProcess, SurvivorReport } from "./agent-process-info.js";
 export { type BuildPromptOptions, buildPrompt } from "./build-prompt.js";
 export { MAX_USAGE_LIMIT_WAIT_MS } from "./checked-result.js";
 export type { Clock } from "./clock.js";

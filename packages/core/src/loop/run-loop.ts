@@ -50,6 +50,7 @@ import { observeOutcome } from "./observe-outcome.js";
 import { applyPlanChanges, type LoopTask, type PlanView, readPlanView } from "./plan-view.js";
 import { policyInputFor } from "./policy-input.js";
 import { prepareIteration } from "./prepare-iteration.js";
+import { AgentProcessRecorder, stopPreviousAgent, withoutAgentProcess } from "./previous-agent.js";
 import { defaultRunId } from "./run-id.js";
 import type { LoopResult, RunLoopOptions } from "./run-loop-options.js";
 import { systemClock } from "./system-clock.js";
@@ -134,6 +135,15 @@ class LoopRun {
   private agentReport: AgentReport | null = null;
   /** The usage limit that decided `usage_limit`. */
   private usageLimit: UsageLimitRecord | null = null;
+  /** Saves the state's `agent_process` while an agent runs. */
+  private readonly agentProcesses = new AgentProcessRecorder({
+    read: () => this.state as LoopState,
+    write: (state) => {
+      this.state = state;
+      return this.writeState();
+    },
+    now: () => this.now(),
+  });
 
   constructor(
     private readonly options: RunLoopOptions,
@@ -284,6 +294,19 @@ class LoopRun {
     });
   }
 
+  /**
+   * A previous run killed while its agent ran left `agent_process` behind: what is left of that
+   * agent is stopped (by the executor, which can tell its processes from others) before this run
+   * starts its own, and the record is dropped.
+   */
+  private async stopPreviousAgent(): Promise<void> {
+    const recorded = this.state?.agent_process;
+    if (this.state === null || recorded === undefined) return;
+    this.state = withoutAgentProcess(this.state);
+    const stopped = await stopPreviousAgent(recorded, this.options.executor);
+    if (stopped !== null) this.record("previous_agent_stopped", stopped);
+  }
+
   private async writeState(): Promise<void> {
     if (this.state === null) return;
     this.state = {
@@ -343,6 +366,7 @@ class LoopRun {
     }
     this.state = await this.readState();
     this.sessionId = this.state.session_id ?? null;
+    await this.stopPreviousAgent();
     await this.writeState();
 
     for (;;) {
@@ -421,7 +445,11 @@ class LoopRun {
         clock: this.clock,
         timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
         signal: this.options.signal,
+        recordProcess: this.agentProcesses.recordFor(iteration),
       });
+      // The executor has seen its agent end: the record goes with the next write.
+      await this.agentProcesses.settle();
+      this.state = withoutAgentProcess(this.state);
       const checked = checkResult(executed.result, this.clock.now());
       for (const problem of checked.problems) {
         this.record("error", {

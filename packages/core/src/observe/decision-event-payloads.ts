@@ -149,6 +149,27 @@ export interface LockTakeoverPayload {
   readonly previous_holder: LockHolderRecord;
 }
 
+/**
+ * `previous_agent_stopped`: the previous run was killed while its agent ran, and the agent (or
+ * part of its process group) was still running: it was stopped before this run started its own.
+ */
+export interface PreviousAgentStoppedPayload {
+  /** The iteration that started the agent. */
+  readonly iteration: number;
+  /** The program it ran. */
+  readonly command: string;
+  /** Its process group id; `null` when the run was killed before it was recorded. */
+  readonly pgid: number | null;
+  /** When the iteration started it. */
+  readonly started_at: string;
+  /** The processes found still running, each proven the agent's, and stopped. */
+  readonly pids: readonly number[];
+  /** `SIGTERM`, or `SIGKILL` when SIGTERM did not end them within the grace period. */
+  readonly signal: "SIGTERM" | "SIGKILL";
+  /** Whether they are all gone (`false`: one could not be stopped; this run goes on). */
+  readonly stopped: boolean;
+}
+
 /** A user concern as `verification` records it. */
 export interface ConcernRecord {
   /** `issue`, `blocker` or `correction`. */
@@ -213,6 +234,8 @@ export interface DecisionEventPayloads {
   readonly state_recovered: StateRecoveredPayload;
   /** See {@link LockTakeoverPayload}. */
   readonly lock_takeover: LockTakeoverPayload;
+  /** See {@link PreviousAgentStoppedPayload}. */
+  readonly previous_agent_stopped: PreviousAgentStoppedPayload;
   /** See {@link VerificationPayload}. */
   readonly verification: VerificationPayload;
   /** See {@link ConfigWarningPayload}. */
@@ -361,6 +384,22 @@ export const PAYLOAD_SCHEMAS: {
       ),
     },
     "lock_takeover payload.",
+  ),
+  previous_agent_stopped: sectionField(
+    {
+      iteration: countField("The iteration that started the agent."),
+      command: textField("The program it ran."),
+      pgid: countField("Its process group id.")
+        .nullable()
+        .describe("Its process group id; null when it was not recorded."),
+      started_at: timestampField("When the iteration started it."),
+      pids: z
+        .array(countField("A process id."), expected("a list of process ids"))
+        .describe("The processes found still running, and stopped."),
+      signal: choiceField(["SIGTERM", "SIGKILL"], "The strongest signal they needed."),
+      stopped: booleanField("Whether they are all gone."),
+    },
+    "previous_agent_stopped payload.",
   ),
   verification: sectionField(
     {

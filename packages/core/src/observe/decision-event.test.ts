@@ -87,6 +87,15 @@ const examples: { readonly [Name in DecisionEventName]: DecisionEventPayloads[Na
   lock_takeover: {
     previous_holder: { pid: 4242, host: "build-7", started_at: "2026-03-14T09:00:00.000Z" },
   },
+  previous_agent_stopped: {
+    iteration: 7,
+    command: "claude",
+    pgid: 4242,
+    started_at: "2026-03-14T09:00:00.000Z",
+    pids: [4242, 4250],
+    signal: "SIGTERM",
+    stopped: true,
+  },
   verification: {
     passed: false,
     unmet: ["Login endpoint returns JWT token"],
@@ -171,6 +180,7 @@ describe("DECISION_EVENT_NAMES", () => {
       "verification",
       "config_warning",
       "state_reset",
+      "previous_agent_stopped",
     ]);
     expect(Object.isFrozen(DECISION_EVENT_NAMES)).toBe(true);
   });

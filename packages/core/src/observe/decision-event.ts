@@ -21,13 +21,15 @@ const eventNameSet: Record<DecisionEventName, true> = {
   verification: true,
   config_warning: true,
   state_reset: true,
+  previous_agent_stopped: true,
 };
 
 /**
  * Every decision event name: the seed's four (`iteration_start`, `iteration_end`, `loop_exit`,
  * `error`), then the engine's (`rate_limit_wait`, `usage_limit_wait`, `task_failed`,
- * `state_recovered`, `lock_takeover`, `verification`, `config_warning`, `state_reset`). Names
- * are never renamed; new ones may be added. docs/state-and-logs.md describes each.
+ * `state_recovered`, `lock_takeover`, `verification`, `config_warning`, `state_reset`,
+ * `previous_agent_stopped`). Names are never renamed; new ones may be added.
+ * docs/state-and-logs.md describes each.
  */
 export const DECISION_EVENT_NAMES: readonly DecisionEventName[] = Object.freeze(
   Object.keys(eventNameSet) as DecisionEventName[],

@@ -24,6 +24,7 @@ export type {
   LockHolderRecord,
   LockTakeoverPayload,
   LoopExitPayload,
+  PreviousAgentStoppedPayload,
   RateLimitWaitPayload,
   StateRecoveredPayload,
   StateResetPayload,

@@ -3,6 +3,7 @@ import * as state from "./index.js";
 
 it("exports exactly the state API", () => {
   expect(Object.keys(state).sort()).toEqual([
+    "AgentProcessRecordSchema",
     "AgentReportSchema",
     "DEFAULT_RESET_PARTS",
     "LOOP_STATE_SCHEMA_VERSION",

@@ -1,3 +1,4 @@
+export { type AgentProcessRecord, AgentProcessRecordSchema } from "./agent-process-record.js";
 export { type AgentReport, AgentReportSchema, agentReportOf } from "./agent-report.js";
 export { createInitialState, type InitialStateOptions } from "./initial-state.js";
 export {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AgentProcessRecordSchema } from "./agent-process-record.js";
 import { PersistedCircuitBreakerSchema } from "./persisted-circuit-breaker.js";
 import { PersistedRateWindowSchema } from "./persisted-rate-window.js";
 import { PersistedStopCountersSchema } from "./persisted-stop-counters.js";
@@ -72,6 +73,7 @@ export const LoopStateSchema = z.looseObject(
     ).optional(),
     stop_counters: PersistedStopCountersSchema.optional(),
     run: RunRecordSchema.optional(),
+    agent_process: AgentProcessRecordSchema.optional(),
     transcript_lines: countField(
       "Stop-hook loops: lines of the session transcript already read at the previous stop.",
     ).optional(),
