@@ -226,7 +226,8 @@ export function createClaudeStreamParser(): ClaudeStreamParser {
         draft.malformedLines += 1;
         return;
       }
-      EVENT_READERS[event.type]?.(event, draft);
+      // An own property only: `"type": "__proto__"` or `"constructor"` names no reader.
+      if (Object.hasOwn(EVENT_READERS, event.type)) EVENT_READERS[event.type]?.(event, draft);
     },
     finish() {
       return {

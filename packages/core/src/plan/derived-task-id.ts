@@ -91,14 +91,18 @@ export function assignTaskIds(tasks: readonly TaskIdInput[]): string[] {
     reserved.add(task.explicitId ?? bases[index] ?? "");
   }
   const given = new Set<string>();
+  // The next suffix to try for each base: each suffix is tried once per base, so thousands of
+  // items with the same title take linear time, not quadratic.
+  const nextSuffix = new Map<string, number>();
   return tasks.map((task, index) => {
     if (task.explicitId !== null) return task.explicitId;
     const base = bases[index] ?? "";
     let id = base;
     if (given.has(base) || explicitIds.has(base)) {
-      let suffix = 2;
+      let suffix = nextSuffix.get(base) ?? 2;
       while (reserved.has(`${base}-${suffix}`) || given.has(`${base}-${suffix}`)) suffix += 1;
       id = `${base}-${suffix}`;
+      nextSuffix.set(base, suffix + 1);
     }
     given.add(id);
     return id;

@@ -7,57 +7,148 @@ export interface ChunkStart {
 }
 
 const atxHeading = /^#{1,6}(?:[ \t]|$)/u;
-const fenceOpener = /^( {0,3})(`{3,}|~{3,})(.*)$/u;
+// `s`: an info string may hold U+2028 or U+2029, which `.` does not match otherwise.
+const fenceOpener = /^( {0,3})(`{3,}|~{3,})(.*)$/su;
 const fenceCloser = /^ {0,3}(`{3,}|~{3,})[ \t]*$/u;
 const htmlStart = /^ {0,3}</u;
+/** A bullet list item with text, in column 1: it starts an item of a top-level list. */
+const topLevelBullet = /^([-*+])[ \t]+\S/u;
+const thematicBreak = /^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/u;
+
+/** The HTML blocks that end on a line holding a marker, with the marker. */
+const markedHtmlBlocks: readonly (readonly [RegExp, RegExp])[] = [
+  [/^ {0,3}<(?:script|pre|style|textarea)(?:[ \t>]|$)/iu, /<\/(?:script|pre|style|textarea)>/iu],
+  [/^ {0,3}<!--/u, /-->/u],
+  [/^ {0,3}<\?/u, /\?>/u],
+  [/^ {0,3}<!\[CDATA\[/u, /\]\]>/u],
+  [/^ {0,3}<![A-Za-z]/u, />/u],
+];
+
+/** How large a chunk must be before it is cut. */
+export interface ChunkSize {
+  /** Lines a chunk holds at least (unless its section ends the text). */
+  readonly lines: number;
+  /** Or characters (UTF-16 code units). */
+  readonly length: number;
+}
+
+/** A chunk is cut only once it has 40 lines or 2,000 characters, to keep parses few. */
+export const DEFAULT_CHUNK_SIZE: ChunkSize = Object.freeze({ lines: 40, length: 2000 });
+
+/**
+ * What must end before the text can be cut again, as it is read line by line. Each line that
+ * may open a fenced code block or an HTML block adds its condition, even inside another:
+ * what looks like HTML may be a paragraph's lazy line, and the fence after it real.
+ */
+interface OpenRegions {
+  /** An open fence: its character and length. */
+  fence: { readonly marker: string; readonly length: number } | null;
+  /** The end markers of open HTML blocks of kinds 1 to 5 (`-->`, `</pre>`, …). */
+  readonly htmlEnds: RegExp[];
+  /** Whether an HTML block that ends at a blank line may be open. */
+  untilBlankLine: boolean;
+}
+
+function isOpen(regions: OpenRegions): boolean {
+  return regions.fence !== null || regions.htmlEnds.length > 0 || regions.untilBlankLine;
+}
+
+/** Adds the HTML block a line may open, unless it ends on the same line. */
+function openHtml(regions: OpenRegions, text: string): void {
+  for (const [start, end] of markedHtmlBlocks) {
+    const opening = start.exec(text);
+    if (opening === null) continue;
+    if (!end.test(text.slice(opening[0].length))) regions.htmlEnds.push(end);
+    return;
+  }
+  regions.untilBlankLine = true;
+}
+
+/** Removes what a line ends: a fence it closes, HTML blocks whose end marker it holds. */
+function closeRegions(regions: OpenRegions, text: string): void {
+  if (regions.fence !== null) {
+    const closer = fenceCloser.exec(text)?.[1];
+    if (closer?.[0] === regions.fence.marker && closer.length >= regions.fence.length) {
+      regions.fence = null;
+    }
+    return;
+  }
+  if (text.trim() === "") regions.untilBlankLine = false;
+  for (let index = regions.htmlEnds.length - 1; index >= 0; index -= 1) {
+    if (regions.htmlEnds[index]?.test(text)) regions.htmlEnds.splice(index, 1);
+  }
+}
+
+/** The fence a line opens (`null` when none), or `"indented"` for a fence indented 1 to 3 spaces. */
+function fenceOpened(text: string): { marker: string; length: number } | "indented" | null {
+  const opener = fenceOpener.exec(text);
+  const indent = opener?.[1];
+  const marker = opener?.[2];
+  const info = opener?.[3] ?? "";
+  if (marker === undefined || (marker.startsWith("`") && info.includes("`"))) return null;
+  if (indent !== "") return "indented";
+  return { marker: marker.charAt(0), length: marker.length };
+}
 
 /**
  * Finds the lines where a markdown text can be cut into chunks that parse, one by one,
- * into exactly the blocks the whole text parses into: the lines that start with an ATX
- * heading in column 1 (`# …` to `###### …`), outside a fenced code block.
+ * into the blocks the whole text parses into (lists cut in two are joined again by the
+ * caller): outside fenced code and HTML blocks, the lines that start with an ATX heading
+ * in column 1 (`# …` to `###### …`), and the lines that start a bullet list item with text
+ * in column 1 (`- …`, `* …`, `+ …`, thematic breaks aside).
  *
- * Such a line is always a top-level heading: it cannot continue a container (a list item
- * or block quote needs indentation or `>`, and a heading is never a lazy line), it
- * interrupts a paragraph, and only a top-level fenced code block or HTML block could
- * contain it. Fences opened in column 1 are followed exactly (they close on a matching
- * fence). The search stops, conservatively, at the first line that might open an HTML
- * block (`<` after up to 3 spaces) or a fence indented by 1 to 3 spaces (which may belong
- * to a list item): no chunk starts after it.
+ * Such a line always starts a top-level block: it cannot continue a container (a list item
+ * or block quote needs indentation or `>`, and neither a heading nor a list item is a lazy
+ * line), it interrupts a paragraph, and only a top-level fenced code block or HTML block
+ * could contain it. Fences opened in column 1 are followed exactly (they close on a matching
+ * fence), and so are HTML blocks (to their end marker, or to a blank line). The search
+ * stops, conservatively, at a fence indented by 1 to 3 spaces (which may belong to a list
+ * item): no chunk starts after it. A chunk is cut only once it holds 40 lines or 2,000
+ * characters, so that a plan of many small sections is not parsed in as many parses.
  *
  * This exists because micromark moves every event seen so far each time a container
- * closes, which makes one parse of a plan with thousands of sections quadratic; parsing
- * chunks keeps it linear in the number of sections. Link reference definitions apply to
- * the whole document, so callers must parse the whole text when a chunk holds one.
+ * closes, which makes one parse of a plan with thousands of sections, or of one list with
+ * thousands of items, quadratic; parsing chunks keeps it linear. Link reference definitions
+ * apply to the whole document, so callers must parse the whole text when a chunk holds one.
  *
  * @param body - the markdown text, without byte order mark.
+ * @param size - how large a chunk must be before it is cut (smaller in tests).
  * @returns the starts of the second and later chunks, in order (empty: do not split).
  */
-export function chunkStarts(body: string): ChunkStart[] {
+export function chunkStarts(body: string, size: ChunkSize = DEFAULT_CHUNK_SIZE): ChunkStart[] {
   const starts: ChunkStart[] = [];
-  let fence: { readonly marker: string; readonly length: number } | null = null;
+  const regions: OpenRegions = { fence: null, htmlEnds: [], untilBlankLine: false };
   let line = 1;
   let lineStart = 0;
+  let chunkLine = 1;
+  let chunkOffset = 0;
   while (lineStart < body.length) {
     let lineEnd = lineStart;
     while (lineEnd < body.length && !isLineEnding(body.charCodeAt(lineEnd))) lineEnd += 1;
     const text = body.slice(lineStart, lineEnd);
 
-    if (fence !== null) {
-      const closer = fenceCloser.exec(text)?.[1];
-      if (closer?.[0] === fence.marker && closer.length >= fence.length) fence = null;
-    } else if (atxHeading.test(text)) {
-      if (lineStart > 0) starts.push({ offset: lineStart, line });
-    } else if (htmlStart.test(text)) {
-      return starts;
-    } else {
-      const opener = fenceOpener.exec(text);
-      const indent = opener?.[1];
-      const marker = opener?.[2];
-      const info = opener?.[3] ?? "";
-      if (marker !== undefined && !(marker.startsWith("`") && info.includes("`"))) {
-        if (indent !== "") return starts;
-        fence = { marker: marker.charAt(0), length: marker.length };
+    if (isOpen(regions)) {
+      const inFence = regions.fence !== null;
+      closeRegions(regions, text);
+      if (!inFence) {
+        const fence = fenceOpened(text);
+        if (fence === "indented") return starts;
+        if (fence !== null) regions.fence = fence;
+        else if (htmlStart.test(text)) openHtml(regions, text);
       }
+    } else if (atxHeading.test(text) || (topLevelBullet.test(text) && !thematicBreak.test(text))) {
+      const large = line - chunkLine >= size.lines || lineStart - chunkOffset >= size.length;
+      if (lineStart > 0 && large) {
+        starts.push({ offset: lineStart, line });
+        chunkLine = line;
+        chunkOffset = lineStart;
+      }
+    } else if (htmlStart.test(text)) {
+      openHtml(regions, text);
+    } else {
+      const fence = fenceOpened(text);
+      if (fence === "indented") return starts;
+      if (fence !== null) regions.fence = fence;
     }
 
     const crlf = body.charCodeAt(lineEnd) === 13 && body.charCodeAt(lineEnd + 1) === 10;

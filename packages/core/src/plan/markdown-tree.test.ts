@@ -47,6 +47,18 @@ const lineFragments = [
   "Setext",
   "===",
   "---",
+  "- - -",
+  "* [ ] another star",
+  "+ [ ] plus",
+  "-",
+  "```js\u2028info",
+  "~~~\u2029",
+  "<script>",
+  "</script>",
+  "<?php",
+  "?>",
+  "<![CDATA[",
+  "]]>",
   "",
   "",
 ];
@@ -58,7 +70,8 @@ describe("parseMarkdownTree", () => {
       fc.property(fc.array(line, { maxLength: 40 }), (lines) => {
         const body = lines.map(([text, ending]) => text + ending).join("");
         const whole = parseWhole(body);
-        const tree = parseMarkdownTree(body);
+        // Chunks as small as they come, so that every possible cut is made.
+        const tree = parseMarkdownTree(body, { chunkSize: { lines: 0, length: 0 } });
         expect(tree.root.children).toEqual(whole.children);
         expect(tree.root.position).toEqual(whole.position);
       }),
@@ -66,9 +79,18 @@ describe("parseMarkdownTree", () => {
     );
   });
 
-  it("cuts before top-level headings outside fences, and nowhere after possible HTML", () => {
-    const body = "# A\n- [ ] a\n## B\n```\n# not a heading\n```\n### C\n<div>\n# D\n";
-    expect(chunkStarts(body).map((start) => start.line)).toEqual([3, 7]);
+  it("cuts before top-level headings and bullets, outside fences and HTML blocks", () => {
+    const body =
+      "# A\n- [ ] a\n## B\n```\n# not a heading\n```\n### C\n<div>\n# D\n\n# E\n<!--\n\n- x\n-->\n* [ ] y\n";
+    const small = { lines: 0, length: 0 };
+    expect(chunkStarts(body, small).map((start) => start.line)).toEqual([2, 3, 7, 11, 16]);
+  });
+
+  it("cuts only chunks of 40 lines or 2,000 characters, so that small sections share a parse", () => {
+    const body = Array.from({ length: 30 }, (_, index) => `## S${index}\n- [ ] t${index}\n`).join(
+      "",
+    );
+    expect(chunkStarts(body).map((start) => start.line)).toEqual([41]);
   });
 
   it("records each checkbox value's offsets in the body, after a byte order mark too", () => {

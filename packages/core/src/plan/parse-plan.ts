@@ -20,7 +20,8 @@ import { analyzePlan } from "./plan-analysis.js";
  *   section) and the requirements in priority order.
  * @throws {PlanParseError} listing every problem with its line and column: an explicit
  *   task id used twice (both places are named), a malformed `EXIT_SIGNAL` or
- *   `completion_indicators` value.
+ *   `completion_indicators` value, block quotes and list items nested more than 100 deep
+ *   (at the marker that goes too deep). The time taken is linear in the length of the plan.
  *
  * @example
  * ```ts

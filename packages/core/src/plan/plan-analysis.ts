@@ -43,7 +43,7 @@ export interface PlanAnalysis {
  * @throws {PlanParseError} when the plan has duplicate explicit ids or malformed status values.
  */
 export function analyzePlan(markdown: string, options?: ParsePlanOptions | null): PlanAnalysis {
-  const tree = parseMarkdownTree(markdown);
+  const tree = parseMarkdownTree(markdown, { file: options?.file });
   const outline = outlinePlan(tree.root, options?.optionalHeadings ?? DEFAULT_OPTIONAL_HEADINGS);
   const drafts = collectTaskDrafts(outline.blocks, tree.checkboxes);
   const issues: Diagnostic[] = [...duplicateIdIssues(drafts)];

@@ -74,13 +74,16 @@ function visit(node: Nodes, section: RequirementSection, requirements: Requireme
  * twice contributes both times. Items in code blocks, raw HTML and block quotes are not
  * requirements.
  *
- * Unlike {@link parsePlan}, this never throws: duplicate task ids or a malformed
- * RALPH_STATUS do not stop requirements from being read.
+ * Unlike {@link parsePlan}, this does not check the plan: duplicate task ids or a malformed
+ * RALPH_STATUS do not stop requirements from being read. Only a plan that no parse can read,
+ * nested more than 100 block quotes and list items deep, is refused.
  *
  * @param markdown - the plan text.
  * @param options - accepted so that the same options object serves {@link parsePlan}
  *   and this function; requirements depend on none of them.
  * @returns the requirements, highest priority first.
+ * @throws {PlanParseError} when the plan nests block quotes and list items more than 100
+ *   deep, at the line and column where it goes too deep.
  *
  * @example
  * ```ts
@@ -95,7 +98,7 @@ export function parsePlanRequirements(
   markdown: string,
   options?: ParsePlanOptions | null,
 ): Requirement[] {
-  const { root } = parseMarkdownTree(markdown);
+  const { root } = parseMarkdownTree(markdown, { file: options?.file });
   const outline = outlinePlan(root, options?.optionalHeadings ?? DEFAULT_OPTIONAL_HEADINGS);
   return collectRequirements(outline.blocks);
 }

@@ -1,4 +1,4 @@
-import type { ListItem } from "mdast";
+import type { ListItem, RootContent } from "mdast";
 import {
   dominantLineEnding,
   type LineEnding,
@@ -174,14 +174,73 @@ function additionSplice(analysis: PlanAnalysis, missing: readonly WantedValue[])
   if (section !== null && section !== undefined) {
     return afterHeadingLine(body, section.heading.position?.end.offset ?? 0, bullets, null);
   }
-  const title = analysis.outline.titleHeading;
+  return newSectionSplice(analysis, lines);
+}
+
+/**
+ * Splice adding a `## RALPH_STATUS` section with `lines` to a plan that has none, where the
+ * new section holds nothing but its entries: a section runs to the next heading of its level
+ * or higher, so one placed above blocks would take them out of the tasks.
+ *
+ * - Right after the title (the first `#` heading) when a `#` or `##` heading or nothing
+ *   follows it;
+ * - else right before the first `#` or `##` heading after the title (or, without a title,
+ *   the first one);
+ * - else at the end of the text, or right before a code block or HTML block that ends it
+ *   (which may be unclosed and would swallow what follows).
+ *
+ * The entries are bullets, unless the line after the section is indented: a list item would
+ * take that line in (a heading or a fence indented by 1 to 3 spaces), so they are then
+ * written as bare `key: value` lines, which a blank line ends.
+ */
+function newSectionSplice(analysis: PlanAnalysis, lines: readonly string[]): TextSplice {
+  const { body, root } = analysis.tree;
   const eol = dominantLineEnding(body);
-  if (title !== null) {
-    return afterHeadingLine(body, title.position?.end.offset ?? 0, bullets, "## RALPH_STATUS");
+  const title = analysis.outline.titleHeading;
+  const children = root.children;
+  const titleIndex = title === null ? -1 : children.indexOf(title);
+  const afterTitle = children[titleIndex + 1];
+  const entriesBefore = (node: RootContent | undefined) =>
+    node !== undefined && startsIndented(body, node.position?.start.offset ?? 0)
+      ? lines
+      : lines.map((line) => `- ${line}`);
+  if (title !== null && (afterTitle === undefined || isSectionBoundary(afterTitle))) {
+    const entries = entriesBefore(afterTitle);
+    return afterHeadingLine(body, title.position?.end.offset ?? 0, entries, "## RALPH_STATUS");
   }
-  let block = `## RALPH_STATUS${eol}${eol}${bullets.join(eol)}${eol}`;
-  if (body !== "" && lineEndingAt(body, 0) === null) block += eol;
-  return insertion(0, block);
+  const boundary = children.slice(titleIndex + 1).find(isSectionBoundary);
+  const last = children.at(-1);
+  const before =
+    boundary ??
+    (last !== undefined && (last.type === "code" || last.type === "html") ? last : null);
+  if (before !== null) {
+    const section = `## RALPH_STATUS${eol}${eol}${entriesBefore(before).join(eol)}`;
+    const at = lineStartAt(body, before.position?.start.offset ?? 0);
+    const previousLineBlank = at === 0 || lastLine(body.slice(0, at)).trim() === "";
+    return insertion(at, (previousLineBlank ? "" : eol) + section + eol + eol);
+  }
+  const section = `## RALPH_STATUS${eol}${eol}${entriesBefore(undefined).join(eol)}`;
+  const endsWithLineBreak = lineEndingAt(body, body.length - 1) !== null;
+  let prefix = endsWithLineBreak ? "" : eol;
+  if (body !== "" && lastLine(body).trim() !== "") prefix += eol;
+  return insertion(body.length, (body === "" ? "" : prefix) + section + eol);
+}
+
+/** The last line of a text, its line ending left out (the line before it when it ends in one). */
+function lastLine(text: string): string {
+  const content = text.replace(/(?:\r\n|\n|\r)$/u, "");
+  return content.slice(lineStartAt(content, content.length));
+}
+
+/** Whether the line holding `offset` starts with a space or a tab. */
+function startsIndented(body: string, offset: number): boolean {
+  const code = body.charCodeAt(lineStartAt(body, offset));
+  return code === 32 || code === 9;
+}
+
+/** A heading that ends any `##` section before it: a `#` or `##` heading. */
+function isSectionBoundary(node: RootContent): boolean {
+  return node.type === "heading" && node.depth <= 2;
 }
 
 function afterItem(body: string, item: ListItem, lines: readonly string[]): TextSplice {

@@ -295,19 +295,64 @@ describe("updatePlan on RALPH_STATUS", () => {
     );
   });
 
-  it("keeps a blank line between the added section and the text after the title", () => {
+  it("adds the section after the title's own text, so that it holds nothing but its entries", () => {
     expect(updatePlan("# T\nSome text\n", { status: { exitSignal: true } })).toBe(
-      "# T\n\n## RALPH_STATUS\n\n- EXIT_SIGNAL: true\n\nSome text\n",
+      "# T\nSome text\n\n## RALPH_STATUS\n\n- EXIT_SIGNAL: true\n",
+    );
+    expect(
+      updatePlan("# T\nIntro\n### Phase 1\n- [ ] a\n## Tasks\n- [ ] b\n", {
+        status: { exitSignal: true },
+      }),
+    ).toBe(
+      "# T\nIntro\n### Phase 1\n- [ ] a\n\n## RALPH_STATUS\n\n- EXIT_SIGNAL: true\n\n## Tasks\n- [ ] b\n",
     );
   });
 
-  it("adds the section at the top of a plan without title, after a byte order mark", () => {
+  it("adds the section at the end of a plan without title, after its tasks", () => {
     expect(updatePlan("\uFEFF- [ ] TASK-1 a\n", { status: { currentTask: "TASK-1" } })).toBe(
-      "\uFEFF## RALPH_STATUS\n\n- current_task: TASK-1\n\n- [ ] TASK-1 a\n",
+      "\uFEFF- [ ] TASK-1 a\n\n## RALPH_STATUS\n\n- current_task: TASK-1\n",
+    );
+    expect(updatePlan("- [ ] TASK-1 a", { status: { currentTask: "TASK-1" } })).toBe(
+      "- [ ] TASK-1 a\n\n## RALPH_STATUS\n\n- current_task: TASK-1\n",
+    );
+    expect(updatePlan("## Notes\n- [ ] a\n", { status: { exitSignal: true } })).toBe(
+      "## RALPH_STATUS\n\n- EXIT_SIGNAL: true\n\n## Notes\n- [ ] a\n",
     );
     expect(updatePlan("", { status: { exitSignal: true } })).toBe(
       "## RALPH_STATUS\n\n- EXIT_SIGNAL: true\n",
     );
+  });
+
+  it("adds the section before a code block that ends the plan, which may be unclosed", () => {
+    expect(updatePlan("# P\n- [ ] a\n```\n# x\n", { status: { exitSignal: true } })).toBe(
+      "# P\n- [ ] a\n\n## RALPH_STATUS\n\n- EXIT_SIGNAL: true\n\n```\n# x\n",
+    );
+  });
+
+  it("never changes what the tasks are when it adds the section (issue 13, item 9)", () => {
+    const plans = [
+      "# Plan\n- [ ] TASK-1 Design schema\n",
+      "# Plan\n\n- [ ] TASK-1 a\n- [x] TASK-2 b\n\n### Later\n- [ ] c\n",
+      "Plan\n====\n- [ ] TASK-1 a\r\n",
+      "- [ ] TASK-1 a\n- [ ] TASK-2 b\n",
+      "Intro.\n\n# Plan\n- [ ] a\n## Tasks\n- [ ] b\n",
+      "# Plan\n- [ ] a\n<!--\n- [ ] not a task\n",
+      "# Plan\n## Acceptance Criteria\n- [ ] works\n",
+    ];
+    for (const plan of plans) {
+      const updated = updatePlan(plan, { status: { exitSignal: false, currentTask: "a" } });
+      expect(parsePlan(updated).tasks).toEqual(
+        parsePlan(plan).tasks.map((task) => ({
+          ...task,
+          line: expect.any(Number),
+          endLine: expect.any(Number),
+        })),
+      );
+      expect(parsePlan(updated).requirements.map((item) => item.text)).toEqual(
+        parsePlan(plan).requirements.map((item) => item.text),
+      );
+      expect(parsePlan(updated).status).toMatchObject({ exitSignal: false, currentTask: "a" });
+    }
   });
 
   it("writes values that parsePlan reads back", () => {

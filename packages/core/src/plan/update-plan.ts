@@ -28,8 +28,10 @@ export type UpdatePlanOptions = ParsePlanOptions;
  * A status key without an entry is added after the section's last entry, with the same
  * bullet, indentation and line ending (canonical spellings `EXIT_SIGNAL`,
  * `completion_indicators`, `current_task`; `null` is written `none`). Without a
- * RALPH_STATUS section, `## RALPH_STATUS` and its entries are added after the title (the
- * first `#` heading), or at the top, using the file's dominant line ending.
+ * RALPH_STATUS section, a `## RALPH_STATUS` section with the entries is added where it holds
+ * nothing else, using the file's dominant line ending: after the title (the first `#`
+ * heading) when a `#` or `##` heading or nothing follows it, else before the next `#` or
+ * `##` heading, else at the end. The plan's tasks stay what they were.
  *
  * The edit is all or nothing: on any error the plan is not changed.
  *

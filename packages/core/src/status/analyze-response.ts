@@ -1,8 +1,9 @@
+import { analysedWindow, rangesInWindow } from "./analysed-window.js";
 import { findBlockedStatement } from "./blocked.js";
 import { findCompletionPhrases } from "./completion-phrases.js";
 import { findErrorFingerprint } from "./error-fingerprint.js";
 import { locateStatusBlocks } from "./locate-status-blocks.js";
-import { parseStatusBlock } from "./parse-status-block.js";
+import { readLastClosedBlock } from "./parse-status-block.js";
 import { findPermissionDenials, mergePermissionDenials } from "./permission-denials.js";
 import { findPromiseTags } from "./promise-tag.js";
 import { extractProse } from "./prose.js";
@@ -11,6 +12,7 @@ import type { AnalyzeResponseOptions, ResponseSignals } from "./response-signals
 import { type PrecedenceInput, resolveDoneSignal, resolveExitSignal } from "./signal-precedence.js";
 import { looksTestOnly } from "./test-only.js";
 import { blankRanges } from "./text-mask.js";
+import { findToolTags } from "./tool-output.js";
 
 /** A completion promise compared as the convention does: spaces collapsed, case kept. */
 function normalizePromise(promise: string | null | undefined): string | null {
@@ -27,6 +29,11 @@ function normalizePromise(promise: string | null | undefined): string | null {
  * or status blocks are not the agent's words and do not count. Completion statements that are
  * negated, conditional, directives or questions do not count either. Error lines are read
  * everywhere but in status blocks, since errors live in code blocks and tool output.
+ *
+ * Only the end of a long answer is analysed: its last 64 KiB (65,536 UTF-16 code units), from
+ * the first line that starts in them, where the agent's conclusion is. The status block is
+ * found in the whole answer. The time taken grows linearly with the length of the answer,
+ * whatever its shape, and is bounded for the analysed part.
  *
  * @param text - the agent's final answer (never the prompt).
  * @param options - the completion promise, the executor's permission denials, extra phrases.
@@ -51,9 +58,15 @@ export function analyzeResponse(
   text: string,
   options?: AnalyzeResponseOptions | null,
 ): ResponseSignals {
-  const statusBlock = parseStatusBlock(text);
-  const prose = extractProse(text);
-  const withoutStatusBlocks = blankRanges(text, locateStatusBlocks(text));
+  const statusBlocks = locateStatusBlocks(text);
+  const statusBlock = readLastClosedBlock(text, statusBlocks);
+  const window = analysedWindow(text);
+  const statusRanges = rangesInWindow(statusBlocks, window);
+  const prose = extractProse(window.text, {
+    excluded: [...statusRanges, ...rangesInWindow(findToolTags(text), window)],
+    openFence: window.openFence,
+  });
+  const withoutStatusBlocks = blankRanges(window.text, statusRanges);
 
   const promises = findPromiseTags(prose.text);
   const expectedPromise = normalizePromise(options?.completionPromise);
@@ -95,7 +108,7 @@ export function analyzeResponse(
     errorSummary: error?.summary ?? null,
     permissionDenials: mergePermissionDenials(
       options?.permissionDenials ?? [],
-      findPermissionDenials(prose.sentences, text),
+      findPermissionDenials(prose.sentences, window.text),
     ),
     promiseTag: promises[promises.length - 1] ?? null,
     contradictions,

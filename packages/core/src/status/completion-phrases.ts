@@ -71,6 +71,14 @@ function globalPattern(pattern: RegExp): RegExp {
   return pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`);
 }
 
+/** Whether any character of a range is marked. */
+function overlapsCounted(counted: Uint8Array, range: TextRange): boolean {
+  for (let index = range.start; index < range.end; index += 1) {
+    if (counted[index] === 1) return true;
+  }
+  return false;
+}
+
 /**
  * Finds the strong completion statements in the prose: the built-in
  * {@link STRONG_COMPLETION_PATTERNS} and the caller's extra phrases. A match does not count in a
@@ -93,13 +101,14 @@ export function findCompletionPhrases(
   const found = new Map<string, string>();
   for (const sentence of sentences) {
     if (/\?["')\]]*$/.test(sentence.text)) continue;
-    const counted: TextRange[] = [];
+    // The characters of the counted matches: an overlap is seen in the match's own length.
+    const counted = new Uint8Array(sentence.text.length);
     for (const pattern of patterns) {
       for (const match of sentence.text.matchAll(pattern)) {
         const range = { start: match.index, end: match.index + match[0].length };
-        if (counted.some((other) => other.start < range.end && range.start < other.end)) continue;
+        if (overlapsCounted(counted, range)) continue;
         if (isNegated(sentence.text, range.start, range.end)) continue;
-        counted.push(range);
+        counted.fill(1, range.start, range.end);
         const phrase = match[0].replace(/^\W+|[.!]+$/g, "");
         const key = phrase.toLowerCase();
         if (!found.has(key)) found.set(key, phrase);

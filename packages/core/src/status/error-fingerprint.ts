@@ -41,7 +41,13 @@ const ERROR_LINE_KINDS: readonly ErrorLineKind[] = [
 
 /** What sits before an error on its line and is not part of it. */
 const LINE_PREFIX =
-  /^\s*(?:\[[^\]]*\d{1,2}:\d{2}[^\]]*\]\s*)?(?:\d{4}-\d{2}-\d{2}[T ][\d:.,]+Z?\s+)?(?:(?:[>|\u00d7\u2717\u2718\u25cf\u276f\u203a\u23bf]|E(?=\s{2,}))\s*)*/;
+  /^\s*(?:\[(?=[^\]]{0,100}\])[^\]]*\d{1,2}:\d{2}[^\]]*\]\s*)?(?:\d{4}-\d{2}-\d{2}[T ][\d:.,]+Z?\s+)?(?:(?:[>|\u00d7\u2717\u2718\u25cf\u276f\u203a\u23bf]|E(?=\s{2,}))\s*)*/;
+
+/**
+ * How much of a line is matched against the error shapes, which all start at the line's start
+ * (`error TS…` aside): a longer line is not searched to its end for each shape.
+ */
+const MAX_MATCHED_LENGTH = 1000;
 
 /** Python's traceback header: the error is the first unindented line after the frames. */
 const TRACEBACK = /^Traceback \(most recent call last\):/;
@@ -79,8 +85,10 @@ function findErrorLines(text: string, isProse: (offset: number) => boolean): Err
     }
     if (content === "") return;
     const offset = line.start + line.text.length - line.text.trimStart().length;
+    const head =
+      content.length > MAX_MATCHED_LENGTH ? content.slice(0, MAX_MATCHED_LENGTH) : content;
     const kind = ERROR_LINE_KINDS.find(
-      (candidate) => candidate.pattern.test(content) && (candidate.inProse || !isProse(offset)),
+      (candidate) => candidate.pattern.test(head) && (candidate.inProse || !isProse(offset)),
     );
     if (kind !== undefined) found.push({ kind: kind.kind, text: content, index });
   });

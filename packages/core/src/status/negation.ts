@@ -57,9 +57,25 @@ const CLAUSE_BOUNDARY = /[,;:()\u2013\u2014]|\s-\s|\b(?:but|and|so|although|thou
 const RETRACTING_FOLLOWER =
   /^[\s,;:\u2013\u2014-]*(?:except|apart from|other than|but|save for|besides|aside from|once|when|after|if|unless|until|as soon as|pending|not|yet to|soon|later|eventually|(?:for|in|within|on) (?:this|the current|that) (?:story|task|step|feature|module|file|section|phase|milestone|sprint|iteration|ticket|issue|branch|pr|pull request)\b)\b/i;
 
+/**
+ * How far back, in characters, the clause before a match is read. A qualifying word further
+ * back than this is too far to qualify the match; the bound keeps a long sentence with many
+ * matches linear (each match reads at most this much, not the whole sentence before it).
+ */
+const CLAUSE_WINDOW = 160;
+
 /** The clause a match sits in, from its last boundary up to the match. */
 function clauseBefore(sentence: string, matchStart: number): string {
-  const before = sentence.slice(0, matchStart);
+  let windowStart = Math.max(0, matchStart - CLAUSE_WINDOW);
+  // Start at a word's start, so that a cut word does not read as another word.
+  while (
+    windowStart > 0 &&
+    windowStart < matchStart &&
+    /\w/.test(sentence.charAt(windowStart - 1))
+  ) {
+    windowStart += 1;
+  }
+  const before = sentence.slice(windowStart, matchStart);
   let clauseStart = 0;
   for (const boundary of before.matchAll(CLAUSE_BOUNDARY)) {
     clauseStart = boundary.index + boundary[0].length;
@@ -81,8 +97,8 @@ function isQualifyingWord(word: string): boolean {
  * Whether the words before a phrase, in its own clause, negate it ("not all tasks are
  * complete", "I can't say everything is done"), make it a condition ("once all tasks are
  * complete") or a directive ("verify that all tasks are complete", "output DONE when …").
- * Only the match's own clause is read, so "No regressions, and all tasks are complete" is a
- * statement.
+ * Only the match's own clause is read, and at most its last 160 characters, so "No
+ * regressions, and all tasks are complete" is a statement.
  *
  * @param sentence - the normalised sentence the phrase was found in.
  * @param matchStart - offset of the phrase in the sentence.
@@ -106,7 +122,7 @@ export function isQualifiedBefore(sentence: string, matchStart: number): boolean
  * @returns `true` when the phrase is taken back.
  */
 export function isTakenBack(sentence: string, matchEnd: number): boolean {
-  return RETRACTING_FOLLOWER.test(sentence.slice(matchEnd));
+  return RETRACTING_FOLLOWER.test(sentence.slice(matchEnd, matchEnd + CLAUSE_WINDOW));
 }
 
 /**

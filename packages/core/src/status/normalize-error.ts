@@ -30,8 +30,8 @@ const VOLATILE_PARTS: readonly (readonly [RegExp, string])[] = [
   [/\/(?:home|Users)\/[^/\s'"`)\]]+/g, "~"],
   [/\b[A-Za-z]:\\Users\\[^\\\s'"`)\]]+/gi, "~"],
   // file.ts:12:5, file.ts(12,5), line 12, column 5
-  [/(\.[A-Za-z][\w-]*):\d+(?::\d+)?\b/g, "$1"],
-  [/(\.[A-Za-z][\w-]*)\(\d+(?:,\s*\d+)?\)/g, "$1"],
+  [/(\.[A-Za-z][\w-]{0,200}):\d+(?::\d+)?\b/g, "$1"],
+  [/(\.[A-Za-z][\w-]{0,200})\(\d+(?:,\s*\d+)?\)/g, "$1"],
   [/\b(line|column|col|ln)\s+\d+\b/gi, "$1 <n>"],
   // 12ms, 1.5 s, (0.01s), 3 minutes
   [
@@ -40,7 +40,7 @@ const VOLATILE_PARTS: readonly (readonly [RegExp, string])[] = [
   ],
   // pid 1234, PID: 1234, node[1234]
   [/\bpid\b[\s:=#]*\d+/gi, "pid <n>"],
-  [/\b([A-Za-z][\w-]*)\[\d{2,}\]/g, "$1[<n>]"],
+  [/\b([A-Za-z][\w-]{0,200})\[\d{2,}\]/g, "$1[<n>]"],
   // long hex ids: hashes, chunk names, commit ids (with at least one digit and one letter)
   [/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b/gi, "<hex>"],
 ];

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../errors/diagnostic.js";
-import { lineColumnAt } from "../errors/line-column.js";
+import type { LineColumn } from "../errors/line-column.js";
+import { createLineLocator } from "./line-locator.js";
 import { locateStatusBlocks, type StatusBlockLocation } from "./locate-status-blocks.js";
 import { leadingMarkup, stripListMarker, unwrapMarkup } from "./markup.js";
 import type { StatusBlock, StatusBlockField } from "./status-block.js";
@@ -30,11 +31,7 @@ function splitFieldLine(line: TextLine): FieldLine | null {
   const colon = content.indexOf(":");
   if (colon < 0) return null;
   const writtenKey = content.slice(0, colon);
-  const key = writtenKey
-    .replace(/[*`~]/g, "")
-    .trim()
-    .replace(/^_+|_+$/g, "")
-    .trim();
+  const key = trimUnderscores(writtenKey.replace(/[*`~]/g, "").trim()).trim();
   if (key === "") return null;
   // `**STATUS:** COMPLETE` and `` `STATUS: COMPLETE` ``: the key's markup closes in the value.
   const opening = leadingMarkup(writtenKey);
@@ -54,8 +51,21 @@ function splitFieldLine(line: TextLine): FieldLine | null {
   };
 }
 
+/** The text without the underscores it starts and ends with (a loop, not a regex: linear). */
+function trimUnderscores(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 95) start += 1;
+  while (end > start && text.charCodeAt(end - 1) === 95) end -= 1;
+  return text.slice(start, end);
+}
+
 /** Reads the lines of one closed block into a {@link StatusBlock}. */
-function readBlock(text: string, block: StatusBlockLocation, endLine: TextLine): StatusBlock {
+function readBlock(
+  block: StatusBlockLocation,
+  endLine: TextLine,
+  locate: (offset: number) => LineColumn,
+): StatusBlock {
   const values: StatusBlockValues = {
     status: null,
     tasksCompletedThisLoop: null,
@@ -65,13 +75,14 @@ function readBlock(text: string, block: StatusBlockLocation, endLine: TextLine):
     exitSignal: null,
     recommendation: null,
   };
-  const fields: Record<string, string> = {};
+  // A Map, then an object: a key written `__proto__` is kept as a field like any other.
+  const fields = new Map<string, string>();
   const problems: Diagnostic[] = [];
   const seen = new Set<StatusBlockField>();
   const report = (message: string, offset: number, path?: readonly string[]): void => {
     problems.push({
       message,
-      ...lineColumnAt(text, offset),
+      ...locate(offset),
       ...(path === undefined ? {} : { path }),
     });
   };
@@ -85,7 +96,7 @@ function readBlock(text: string, block: StatusBlockLocation, endLine: TextLine):
       continue;
     }
     const { key, value } = fieldLine;
-    fields[key] = value;
+    fields.set(key, value);
     const field = knownField(key);
     if (field === null) {
       const intended = misspelledField(key);
@@ -113,11 +124,29 @@ function readBlock(text: string, block: StatusBlockLocation, endLine: TextLine):
 
   return {
     ...values,
-    fields,
+    fields: Object.fromEntries(fields),
     problems,
-    line: lineColumnAt(text, block.startLine.start).line,
-    endLine: lineColumnAt(text, endLine.start).line,
+    line: locate(block.startLine.start).line,
+    endLine: locate(endLine.start).line,
   };
+}
+
+/**
+ * Reads the last closed block of those located in a text.
+ *
+ * @param text - the text the blocks were located in.
+ * @param blocks - its blocks, from `locateStatusBlocks`.
+ * @returns the last closed block, or `null` when none is closed.
+ */
+export function readLastClosedBlock(
+  text: string,
+  blocks: readonly StatusBlockLocation[],
+): StatusBlock | null {
+  for (let index = blocks.length - 1; index >= 0; index -= 1) {
+    const block = blocks[index];
+    if (block?.endLine != null) return readBlock(block, block.endLine, createLineLocator(text));
+  }
+  return null;
 }
 
 /**
@@ -128,7 +157,7 @@ function readBlock(text: string, block: StatusBlockLocation, endLine: TextLine):
  * fields are read tolerantly: any case, spacing, list bullets, `**bold**`, `_emphasis_` or
  * backticks around keys, values and markers, and code fences around or inside the block. A
  * malformed value leaves its field `null` and is described, with its line and column, in
- * `problems`; nothing is thrown.
+ * `problems`; nothing is thrown. The whole text is read, in time linear in its length.
  *
  * @param text - the agent's final answer.
  * @returns the last closed block, or `null` when the text has none.
@@ -149,10 +178,5 @@ function readBlock(text: string, block: StatusBlockLocation, endLine: TextLine):
  * ```
  */
 export function parseStatusBlock(text: string): StatusBlock | null {
-  const blocks = locateStatusBlocks(text);
-  for (let index = blocks.length - 1; index >= 0; index -= 1) {
-    const block = blocks[index];
-    if (block?.endLine != null) return readBlock(text, block, block.endLine);
-  }
-  return null;
+  return readLastClosedBlock(text, locateStatusBlocks(text));
 }

@@ -1,3 +1,4 @@
+import { findCodeSpans } from "./code-spans.js";
 import type { ProseSentence } from "./sentences.js";
 
 /** A tool call the agent was not allowed to make. */
@@ -24,7 +25,7 @@ interface DenialReport {
 const DENIAL_REPORTS: readonly DenialReport[] = [
   {
     pattern:
-      /\bpermission to use (?:the )?(?<tool>[\w-]+)(?: tool)?(?: (?:with|for) (?:command |input )?(?<object>.+?))? (?:has been|was|is|got) denied\b/i,
+      /\bpermission to use (?:the )?(?<tool>[\w-]+)(?: tool)?(?: (?:with|for) (?:command |input )?(?<object>.{1,500}?))? (?:has been|was|is|got) denied\b/i,
     sentenceIsDetail: false,
   },
   {
@@ -71,8 +72,13 @@ function deniedTool(sentence: string, groups: Record<string, string | undefined>
 
 /** The first inline code span of a piece of the answer, which usually holds the command. */
 function firstInlineCode(original: string): string | null {
-  const code = /(`+)([^`]+?)\1/.exec(original)?.[2]?.trim();
-  return code === undefined || code === "" ? null : code;
+  for (const span of findCodeSpans(original)) {
+    const spanText = original.slice(span.start, span.end);
+    const ticks = spanText.length - spanText.replace(/^`+/, "").length;
+    const code = spanText.slice(ticks, spanText.length - ticks).trim();
+    if (code !== "") return code;
+  }
+  return null;
 }
 
 /**

@@ -43,19 +43,91 @@ function promiseTagsIn(text: string): PromiseTagMatch[] {
 const INSTRUCTION_WORDS =
   /\b(?:output|print|emit|say|write|respond|reply|include|return|type|signal|add|put|use|when|once|if|until|after|only|must|should)\b/i;
 
-/** Whether a piece of a line holds nothing but spaces, list bullets and emphasis markup. */
-function isBare(text: string): boolean {
-  return text.replace(/^\s*\d{1,9}[.)]\s/, "").replace(/[\s*_~+-]/g, "") === "";
+/** Characters a bare piece of a line may hold: spaces, list bullets and emphasis markup. */
+function isBareCharacter(character: string): boolean {
+  return "*_~+-".includes(character) || character.trim() === "";
 }
 
-/** The last non-blank line of a text, trimmed, or `""`. */
-function lastNonBlankLine(text: string): string {
-  const lines = text.split(/\r\n|\n|\r/);
-  for (let index = lines.length - 1; index >= 0; index -= 1) {
-    const line = lines[index]?.trim() ?? "";
-    if (line !== "") return line;
+/** A numbered-list marker (`1. `) that a bare piece may start with, after spaces. */
+const NUMBERED_MARKER = /\s*\d{1,9}[.)]\s/y;
+
+/** Whether a character ends a line. */
+function isLineBreak(character: string): boolean {
+  return character === "\n" || character === "\r";
+}
+
+/**
+ * Answers, each in constant or amortised linear time, the questions that decide whether a tag
+ * counts: whether the pieces of its line around it are bare, and what the previous non-blank
+ * line is. Slicing and scanning the text for each tag instead is quadratic when one line
+ * holds thousands of tags.
+ */
+class TagContext {
+  /** For each offset, the offset of the next character that is not bare (`length` if none). */
+  private readonly nextNotBare: Int32Array;
+  /** For each offset, the offset of the last character before it that is not bare, or -1. */
+  private readonly lastNotBare: Int32Array;
+
+  constructor(private readonly prose: string) {
+    const length = prose.length;
+    this.nextNotBare = new Int32Array(length + 1);
+    this.lastNotBare = new Int32Array(length + 1);
+    this.nextNotBare[length] = length;
+    for (let index = length - 1; index >= 0; index -= 1) {
+      this.nextNotBare[index] = isBareCharacter(prose.charAt(index))
+        ? (this.nextNotBare[index + 1] ?? length)
+        : index;
+    }
+    this.lastNotBare[0] = -1;
+    for (let index = 1; index <= length; index += 1) {
+      this.lastNotBare[index] = isBareCharacter(prose.charAt(index - 1))
+        ? (this.lastNotBare[index - 1] ?? -1)
+        : index - 1;
+    }
   }
-  return "";
+
+  /** Where a bare piece starting at `start` may begin its bare part: after a numbered marker. */
+  private afterNumberedMarker(start: number): number {
+    NUMBERED_MARKER.lastIndex = start;
+    const marker = NUMBERED_MARKER.exec(this.prose);
+    return marker === null ? start : start + marker[0].length;
+  }
+
+  /** Whether `prose[start, end)` holds nothing but spaces, bullets and markup (see `isBare`). */
+  isBare(start: number, end: number): boolean {
+    if (start >= end) return true;
+    if ((this.nextNotBare[start] ?? end) >= end) return true;
+    const from = this.afterNumberedMarker(start);
+    return from <= end && (this.nextNotBare[from] ?? end) >= end;
+  }
+
+  /** Whether the piece before `end` on its line, from `lineStart`, is bare. */
+  isBareBefore(lineStart: number, end: number): boolean {
+    if ((this.lastNotBare[end] ?? -1) < lineStart) return true;
+    return this.isBare(lineStart, end);
+  }
+
+  /** The offset of the start of the line holding `offset`. */
+  lineStart(offset: number): number {
+    let index = offset;
+    while (index > 0 && !isLineBreak(this.prose.charAt(index - 1))) index -= 1;
+    return index;
+  }
+
+  /** The offset of the end of the line holding `offset` (its line break, or the end). */
+  lineEnd(offset: number): number {
+    let index = offset;
+    while (index < this.prose.length && !isLineBreak(this.prose.charAt(index))) index += 1;
+    return index;
+  }
+
+  /** The last non-blank line before `offset`, trimmed, or `""`. */
+  previousNonBlankLine(offset: number): string {
+    let last = offset - 1;
+    while (last >= 0 && this.prose.charAt(last).trim() === "") last -= 1;
+    if (last < 0) return "";
+    return this.prose.slice(this.lineStart(last), this.lineEnd(last)).trim();
+  }
 }
 
 /**
@@ -67,30 +139,37 @@ function lastNonBlankLine(text: string): string {
  *   "When finished, output <promise>DONE</promise>" does not).
  * A tag inside a sentence ("output <promise>DONE</promise> when finished") is talk about the
  * convention, which an echoed prompt is full of, and never counts. Tags in code, quotes or tool
- * output are never seen: the caller passes the prose mask.
+ * output are never seen: the caller passes the prose mask. Linear in the length of the prose.
  *
  * @param prose - the prose mask of the answer (see `extractProse`).
  * @returns the texts of the counted tags, spaces collapsed and trimmed, in order.
  */
 export function findPromiseTags(prose: string): string[] {
   const promises: string[] = [];
-  for (const tag of promiseTagsIn(prose)) {
+  const tags = promiseTagsIn(prose);
+  if (tags.length === 0) return promises;
+  const context = new TagContext(prose);
+  // The line last looked up: tags come in order, so each line is scanned once.
+  let line = { start: 0, end: -1 };
+  const lineOf = (offset: number) => {
+    if (offset < line.start || offset > line.end) {
+      line = { start: context.lineStart(offset), end: context.lineEnd(offset) };
+    }
+    return line;
+  };
+  for (const tag of tags) {
     const content = tag.content.replace(/\s+/g, " ").trim();
     if (content === "") continue;
-    const tagEnd = tag.end;
-    const lineStart = Math.max(
-      prose.lastIndexOf("\n", tag.start - 1),
-      prose.lastIndexOf("\r", tag.start - 1),
-    );
-    const lineBreak = prose.slice(tagEnd).search(/[\r\n]/);
-    const lineEnd = lineBreak < 0 ? prose.length : tagEnd + lineBreak;
-    const before = prose.slice(lineStart + 1, tag.start);
-    const after = prose.slice(tagEnd, lineEnd);
-    if (isBare(before) && isBare(after)) {
-      const previous = lastNonBlankLine(prose.slice(0, lineStart + 1));
+    const lineStart = lineOf(tag.start).start;
+    const lineEnd = lineOf(tag.end).end;
+    if (context.isBareBefore(lineStart, tag.start) && context.isBare(tag.end, lineEnd)) {
+      const previous = context.previousNonBlankLine(lineStart);
       const introduced = previous.endsWith(":") && INSTRUCTION_WORDS.test(previous);
       if (!introduced) promises.push(content);
-    } else if (isBare(prose.slice(tagEnd)) && !INSTRUCTION_WORDS.test(before)) {
+    } else if (
+      context.isBare(tag.end, prose.length) &&
+      !INSTRUCTION_WORDS.test(prose.slice(lineStart, tag.start))
+    ) {
       promises.push(content);
     }
   }

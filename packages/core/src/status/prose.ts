@@ -1,7 +1,9 @@
 import type { Nodes } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
+import { findCodeSpans } from "./code-spans.js";
 import { locateStatusBlocks } from "./locate-status-blocks.js";
 import { splitMarkdownChunks } from "./markdown-chunks.js";
+import { MAX_PARSED_LINE_LENGTH, type OpenFence, prepareMarkdownInput } from "./markdown-input.js";
 import { type ProseSentence, splitSentences } from "./sentences.js";
 import { blankRanges, keepRanges, type TextRange } from "./text-mask.js";
 import { findToolOutputLines, findToolTags } from "./tool-output.js";
@@ -64,37 +66,94 @@ function collectProseBlocks(node: Nodes, collector: ProseCollector): void {
   if ("children" in node) for (const child of node.children) collectProseBlocks(child, collector);
 }
 
+/** What is known of an answer's text before its prose is looked for. */
+export interface ProseContext {
+  /** Regions that are not prose whatever they hold: status blocks, tool output tags. */
+  readonly excluded?: readonly TextRange[];
+  /** The fence open where the text starts, when the text is the end of a longer answer. */
+  readonly openFence?: OpenFence | null;
+}
+
+/** The last prose block that starts at or before an offset, from a sorted list. */
+function blockAt(blocks: readonly TextRange[], offset: number): TextRange | undefined {
+  let low = 0;
+  let high = blocks.length - 1;
+  let found: TextRange | undefined;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const block = blocks[middle];
+    if (block === undefined) break;
+    if (block.start <= offset) {
+      found = block;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return found;
+}
+
+/**
+ * The tails of long lines that belong to prose: those whose line's parsed part ends inside a
+ * prose block. Their inline code is found here, since the parser did not see them.
+ */
+function proseTails(
+  parsed: string,
+  tails: readonly TextRange[],
+  blocks: readonly TextRange[],
+  inlineCode: TextRange[],
+): TextRange[] {
+  const sorted = [...blocks].sort((left, right) => left.start - right.start);
+  const prose: TextRange[] = [];
+  for (const tail of tails) {
+    const lineStart = tail.start - MAX_PARSED_LINE_LENGTH;
+    let last = tail.start - 1;
+    while (last > lineStart && /\s/.test(parsed.charAt(last))) last -= 1;
+    const block = blockAt(sorted, last);
+    if (block === undefined || block.end <= last) continue;
+    prose.push(tail);
+    inlineCode.push(...findCodeSpans(parsed, tail.start, tail.end));
+  }
+  return prose;
+}
+
 /**
  * Separates the agent's prose from everything else in an answer. Not prose:
- * - status blocks (closed ones, and an unclosed one to the end of the text), so the
- *   `RECOMMENDATION` line never counts as a statement;
+ * - the regions the caller excludes (status blocks and tool tags; by default those of the
+ *   text itself), so the `RECOMMENDATION` line never counts as a statement;
  * - tool output: `<tool_result>`, `<function_results>` and similar tagged regions, transcript
  *   dumps (`$ npm test` and the lines after it up to a blank line, Claude Code's `⎿` output),
  *   and lines only test runners print (`PASS src/a.test.ts`, `Tests: 3 passed`, stack frames);
- * - fenced and indented code blocks, inline code, block quotes and link definitions.
+ * - fenced and indented code blocks, inline code, block quotes and link definitions;
+ * - text nested in more than 16 block quotes and list items on one line.
  *
- * The markdown is parsed chunk by chunk (see `splitMarkdownChunks`), in linear time.
+ * The markdown is prepared (see `prepareMarkdownInput`) and parsed chunk by chunk (see
+ * `splitMarkdownChunks`), in time linear in the length of the text whatever its shape.
  *
- * @param text - the agent's answer.
+ * @param text - the agent's answer, or the part of it to analyse.
+ * @param context - what is known before: excluded regions, a fence open at the start.
  * @returns the prose mask and its sentences.
  */
-export function extractProse(text: string): Prose {
-  const excluded: TextRange[] = [...locateStatusBlocks(text), ...findToolTags(text)];
+export function extractProse(text: string, context: ProseContext = {}): Prose {
+  const excluded = context.excluded ?? [...locateStatusBlocks(text), ...findToolTags(text)];
   // micromark skips a byte order mark and would count offsets without it: blank it instead.
   const parsed = blankRanges(text, excluded).replace(/^\uFEFF+/, (marks) =>
     " ".repeat(marks.length),
   );
+  const input = prepareMarkdownInput(parsed, context.openFence ?? null);
   const blocks: TextRange[] = [];
   const inlineCode: TextRange[] = [];
-  for (const chunk of splitMarkdownChunks(parsed)) {
-    if (!/\S/.test(parsed.slice(chunk.start, chunk.end))) continue;
-    const tree = fromMarkdown(parsed.slice(chunk.start, chunk.end));
-    collectProseBlocks(tree, { blocks, inlineCode, offset: chunk.start });
+  for (const chunk of splitMarkdownChunks(input.text)) {
+    const source = input.text.slice(chunk.start, chunk.end);
+    if (!/\S/.test(source)) continue;
+    collectProseBlocks(fromMarkdown(source), { blocks, inlineCode, offset: chunk.start });
   }
-  const proseText = blankRanges(keepRanges(parsed, blocks), [
+  const tails = proseTails(parsed, input.tails, blocks, inlineCode);
+  const proseBlocks = [...blocks, ...tails].sort((left, right) => left.start - right.start);
+  const proseText = blankRanges(keepRanges(parsed, proseBlocks), [
     ...inlineCode,
     ...findToolOutputLines(parsed),
   ]);
-  const sentences = blocks.flatMap((block, index) => splitSentences(proseText, block, index));
+  const sentences = proseBlocks.flatMap((block, index) => splitSentences(proseText, block, index));
   return { text: proseText, sentences };
 }

@@ -12,11 +12,80 @@ export interface ProseSentence extends TextRange {
   readonly paragraph: number;
 }
 
-/** The end of a sentence: `.`, `!` or `?` runs, then closing quotes, brackets or markup. */
-const SENTENCE_END = /[.!?]+["'\u201d\u2019)\]*_~]*(?=\s|$)/g;
+/** Characters whose run ends a sentence. */
+const SENTENCE_PUNCTUATION = ".!?";
+
+/** What may follow that run and still belong to the sentence: closing quotes, brackets, markup. */
+const SENTENCE_CLOSERS = "\"'\u201d\u2019)]*_~";
 
 /** Abbreviations whose full stop does not end a sentence. */
 const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx)$/i;
+
+/** Longer than any {@link ABBREVIATION} with the character before it. */
+const ABBREVIATION_WINDOW = 8;
+
+/** Whether a character is one that `\s` matches. */
+function isSpace(character: string): boolean {
+  return character !== "" && character.trim() === "";
+}
+
+/**
+ * The sentence ends of one line, as offsets just after each end: a run of `.`, `!` or `?`, the
+ * closing quotes, brackets or markup after it, then a space or the end of the line. A full
+ * stop after an abbreviation (`e.g.`) is no end. One pass over the line: a run that is not
+ * followed by a space is skipped whole, where a regex would retry inside it (quadratic on
+ * `!!!!…x`).
+ */
+function sentenceEnds(line: string): number[] {
+  const ends: number[] = [];
+  let index = 0;
+  while (index < line.length) {
+    if (!SENTENCE_PUNCTUATION.includes(line.charAt(index))) {
+      index += 1;
+      continue;
+    }
+    const runStart = index;
+    while (index < line.length && SENTENCE_PUNCTUATION.includes(line.charAt(index))) index += 1;
+    while (index < line.length && SENTENCE_CLOSERS.includes(line.charAt(index))) index += 1;
+    if (index < line.length && !isSpace(line.charAt(index))) continue;
+    const before = line.slice(Math.max(0, runStart - ABBREVIATION_WINDOW), runStart);
+    if (line.charAt(runStart) === "." && ABBREVIATION.test(before)) continue;
+    ends.push(index);
+  }
+  return ends;
+}
+
+/** Removes `_` runs at word edges (emphasis), keeping those inside words (`snake_case`). */
+function removeEdgeUnderscores(text: string): string {
+  let result = "";
+  let index = 0;
+  while (index < text.length) {
+    if (text.charCodeAt(index) !== 95) {
+      const next = text.indexOf("_", index);
+      const end = next < 0 ? text.length : next;
+      result += text.slice(index, end);
+      index = end;
+      continue;
+    }
+    let runEnd = index;
+    while (runEnd < text.length && text.charCodeAt(runEnd) === 95) runEnd += 1;
+    const atStart = index === 0 || !isWordCharacter(text.charCodeAt(index - 1));
+    const atEnd = runEnd === text.length || !isWordCharacter(text.charCodeAt(runEnd));
+    if (!atStart && !atEnd) result += text.slice(index, runEnd);
+    index = runEnd;
+  }
+  return result;
+}
+
+/** Whether a UTF-16 code unit is one that `\w` matches: an ASCII letter, digit or `_`. */
+function isWordCharacter(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 95
+  );
+}
 
 /**
  * Prepares a sentence for matching: straight quotes, no emphasis markup (`*`, `~`, `_` at word
@@ -26,11 +95,12 @@ const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx)$/i;
  * @returns the normalised sentence, trimmed.
  */
 export function normalizeSentence(raw: string): string {
-  return raw
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/[*~]+/g, "")
-    .replace(/(^|\W)_+|_+(?=\W|$)/g, "$1")
+  return removeEdgeUnderscores(
+    raw
+      .replace(/[\u2018\u2019]/g, "'")
+      .replace(/[\u201c\u201d]/g, '"')
+      .replace(/[*~]+/g, ""),
+  )
     .replace(/^\s*#{1,6}\s+/, "")
     .replace(/\s+/g, " ")
     .trim();
@@ -62,10 +132,7 @@ export function splitSentences(
   for (const line of splitLines(prose.slice(block.start, block.end))) {
     const lineStart = block.start + line.start;
     let sentenceStart = 0;
-    const ends = new RegExp(SENTENCE_END.source, "g");
-    for (let match = ends.exec(line.text); match !== null; match = ends.exec(line.text)) {
-      if (match[0].startsWith(".") && ABBREVIATION.test(line.text.slice(0, match.index))) continue;
-      const sentenceEnd = match.index + match[0].length;
+    for (const sentenceEnd of sentenceEnds(line.text)) {
       push(lineStart + sentenceStart, lineStart + sentenceEnd);
       sentenceStart = sentenceEnd;
     }

@@ -26,15 +26,37 @@ export type StatusBlockValues = {
  */
 export type StatusFieldReader = (value: string, values: StatusBlockValues) => string | null;
 
-/** A trailing parenthesised remark agents add after a value: `3 (a.ts, b.ts, c.ts)`. */
-const TRAILING_REMARK = /\s*\([^()]*\)\s*$/;
+/** Quotes that may open an enumerated, numeric or boolean value. */
+const OPENING_PUNCTUATION = "\"'\u201c\u2018";
 
-/** Quotes and a final full stop around an enumerated, numeric or boolean value. */
-const VALUE_PUNCTUATION = /^["'\u201c\u2018]+|["'\u201d\u2019.]+$/g;
+/** Quotes and a final full stop that may close one. */
+const CLOSING_PUNCTUATION = "\"'\u201d\u2019.";
+
+/**
+ * The value without a trailing parenthesised remark agents add after it: `3 (a.ts, b.ts)`
+ * gives `3`. A remark holds no parenthesis. Written as string searches, not as a regex
+ * (`\s*\([^()]*\)\s*$`), which backtracks quadratically over a long run of spaces.
+ */
+function withoutTrailingRemark(value: string): string {
+  const trimmed = value.trimEnd();
+  if (!trimmed.endsWith(")")) return value;
+  const opening = trimmed.lastIndexOf("(", trimmed.length - 2);
+  if (opening < 0 || trimmed.indexOf(")", opening + 1) !== trimmed.length - 1) return value;
+  return trimmed.slice(0, opening).trimEnd();
+}
+
+/** The value without the quotes it starts with and the quotes or full stops it ends with. */
+function withoutPunctuation(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && OPENING_PUNCTUATION.includes(value.charAt(start))) start += 1;
+  while (end > start && CLOSING_PUNCTUATION.includes(value.charAt(end - 1))) end -= 1;
+  return value.slice(start, end);
+}
 
 /** The bare value of an enumerated, numeric or boolean field: no remark, quotes or full stop. */
 function bareValue(value: string): string {
-  return value.replace(TRAILING_REMARK, "").replace(VALUE_PUNCTUATION, "").trim();
+  return withoutPunctuation(withoutTrailingRemark(value)).trim();
 }
 
 /** An enumerated value in canonical form: upper case, spaces and hyphens as underscores. */
