@@ -105,6 +105,7 @@ const expected = [
   "parseTimestamp",
   "planLockId",
   "previewIteration",
+  "projectLockId",
   "rateWindowStart",
   "readMetrics",
   "recordCall",

@@ -236,9 +236,10 @@ describe("two terminals on one project (tmux)", { timeout: 60_000 }, () => {
       expect(other.stderr).toContain("iteration 1: TASK-001");
       expect(other.stderr).toContain("exit: all_tasks_complete");
       expect(other.code).toBe("0");
-      // One folder per pane (and the plan's lock, plan-<hash>, which no two loops share).
+      // One folder per pane (and the plan's and the project's locks, plan-<hash> and
+      // project-<hash>, which no two loops share).
       const folders = readdirSync(join(dir, ".claude", "loop", "state", "terminals"));
-      const terminals = folders.filter((id) => !id.startsWith("plan-"));
+      const terminals = folders.filter((id) => !/^(plan|project)-/.test(id));
       expect(terminals).toHaveLength(2);
       expect(terminals.every((id) => id.startsWith("tmux-"))).toBe(true);
     } finally {
@@ -282,6 +283,63 @@ describe("a second loop, and a crashed one", { timeout: 60_000 }, () => {
       expect(crashed.stdout).toContain(`crashed (pid ${child.pid} gone); \`loop run\` resumes it`);
     } finally {
       child.kill("SIGKILL");
+      if (existsSync(pidFile)) {
+        try {
+          process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+  });
+});
+
+describe("two terminals, two plans, one project", { timeout: 60_000 }, () => {
+  it("one loop runs in a project at a time unless plans.allow_per_terminal_plan; never two on one plan", async () => {
+    const other = "# Other plan\n\n## Tasks\n- [ ] TASK-101 Write the docs\n";
+    const dir = await gitProject("two-plans", { "other.md": other });
+    const first = spawn(
+      process.execPath,
+      [LOOP_BIN, "run", "--terminal-id", "one", ...agent("slow-agent.mjs")],
+      { cwd: dir, env, stdio: "ignore" },
+    );
+    const pidFile = join(dir, "agent.pid");
+    try {
+      await new Promise<void>((resolve, reject) => {
+        first.on("exit", () => reject(new Error("loop run ended before its agent started")));
+        const poll = setInterval(() => {
+          if (!existsSync(pidFile)) return;
+          clearInterval(poll);
+          resolve();
+        }, 50);
+      });
+      const second = ["run", "other.md", "--terminal-id", "two", "--cmd", `node ${DEMO_AGENT}`];
+      // The default: the project's terminals share one plan, so another plan waits its turn.
+      const refused = await loop(dir, second);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`is being run by another loop (pid ${first.pid}`);
+      expect(refused.stderr).toContain("set plans.allow_per_terminal_plan: true");
+      expect(readFileSync(join(dir, "other.md"), "utf8")).toBe(other);
+
+      // Each terminal its own plan: the second loop runs other.md while the first runs plan.md.
+      await mkdir(join(dir, ".claude", "loop"), { recursive: true });
+      await writeFile(
+        join(dir, ".claude", "loop", "config.yaml"),
+        "plans:\n  allow_per_terminal_plan: true\n",
+      );
+      const alongside = await loop(dir, second);
+      expect(alongside.stderr).toContain("exit: all_tasks_complete");
+      expect(alongside.code).toBe(0);
+      expect(readFileSync(join(dir, "other.md"), "utf8")).toContain("- [x] TASK-101");
+
+      // Two loops on one plan file are refused whatever the key says.
+      const samePlan = await loop(dir, ["run", "--terminal-id", "two", ...agent("idle-agent.mjs")]);
+      expect(samePlan.code).toBe(1);
+      expect(samePlan.stderr).toContain(
+        `${join(dir, "plan.md")} is being run by another loop (pid ${first.pid}`,
+      );
+    } finally {
+      first.kill("SIGKILL");
       if (existsSync(pidFile)) {
         try {
           process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");

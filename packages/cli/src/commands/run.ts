@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 import { skipPermissionsProblem } from "@loop/claude";
 import {
   createLoop,
@@ -171,6 +171,8 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     config: overrides,
     loadConfig: () => loadProjectConfig(project),
     terminalId: project.terminalId,
+    // Its real path: a project reached through a symlink is the same project.
+    projectRoot: await realpath(project.cwd).catch(() => project.cwd),
     prompt: { template, templateFile: promptPath ?? null },
   };
 

@@ -77,7 +77,7 @@ const loopConfigObject = z
           default_plan: textSetting("plan.md", "Plan file used when none is given."),
           allow_per_terminal_plan: booleanSetting(
             false,
-            "Let each terminal run its own plan instead of the shared default plan.",
+            "Let each terminal run its own plan instead of the shared default plan: false (the default) runs one loop in a project at a time; true runs a loop per terminal at once, each on a plan of its own (two loops on one plan file are always refused).",
           ),
           optional_headings: textListSetting(
             DEFAULT_OPTIONAL_HEADINGS,

@@ -70,7 +70,10 @@ export interface LoopConfig {
      */
     default_plan: string;
     /**
-     * Let each terminal run its own plan instead of the shared default plan.
+     * Let each terminal run its own plan instead of the shared default plan. `false`: a
+     * project's terminals share one plan, so one loop runs in the project at a time (with
+     * `RunLoopOptions.projectRoot`; the CLI passes it). `true`: a loop per terminal at once,
+     * each on a plan of its own. Two loops on one plan file are refused either way.
      * @defaultValue false
      */
     allow_per_terminal_plan: boolean;

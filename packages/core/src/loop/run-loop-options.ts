@@ -38,6 +38,14 @@ export interface RunLoopOptions {
    * at the start of every iteration so edits apply while the loop runs.
    */
   readonly loadConfig?: (() => Promise<LoopConfig | LoopConfigInput>) | undefined;
+  /**
+   * The project the loop works in (its folder, as a path), when it has one: its terminals share
+   * one plan unless `plans.allow_per_terminal_plan` is `true`, so while this loop runs, a
+   * loop in another terminal of the same project is refused (`PlanInUseError`), whatever its
+   * plan. Without it only the plan file's own lock applies (two loops on one plan are always
+   * refused). The CLI passes the project's folder.
+   */
+  readonly projectRoot?: string | undefined;
   /** The terminal whose state this loop uses (a CLI passes `getTerminalId` of its environment). Default `default`. */
   readonly terminalId?: string | undefined;
   /** Stops the loop: the running execution is aborted, state written, `aborted` returned. */

@@ -24,7 +24,7 @@ import { formatTimestamp } from "../state/iso-timestamp.js";
 import type { LoopState } from "../state/loop-state.js";
 import { fromRateWindow, toRateWindow } from "../state/persisted-rate-window.js";
 import { PlanInUseError } from "../state/plan-in-use-error.js";
-import { planLockId } from "../state/plan-lock-id.js";
+import { planLockId, projectLockId } from "../state/plan-lock-id.js";
 import { startRun } from "../state/start-run.js";
 import { StateLockedError } from "../state/state-errors.js";
 import { createStateManager, type StateManager } from "../state/state-manager.js";
@@ -190,23 +190,29 @@ class LoopRun {
   }
 
   async run(): Promise<LoopResult> {
-    let lock: StateLock | null = null;
+    let terminal: StateLock | null = null;
+    let planLocks: readonly StateLock[] = [];
     let exit: { reason: ExitReason; error: Error | null; complete: boolean };
-    // Refused by the lock (another loop runs on this terminal): this run never started, so it
-    // writes nothing, neither state nor decision log.
+    // Refused by a lock (another loop runs on this terminal, plan or project): this run never
+    // started, so it writes nothing, neither state nor decision log.
     let refused = false;
     try {
-      lock = await this.takeLock().catch((error: unknown) => {
-        refused = StateLockedError.isInstance(error) || PlanInUseError.isInstance(error);
+      terminal = await this.takeTerminalLock().catch((error: unknown) => {
+        refused = StateLockedError.isInstance(error);
         throw error;
       });
-      if (lock?.takenOverFrom) {
-        const holder = lock.takenOverFrom;
+      const config = await this.loadConfig();
+      planLocks = await this.takePlanLocks(config).catch((error: unknown) => {
+        refused = PlanInUseError.isInstance(error);
+        throw error;
+      });
+      if (terminal?.takenOverFrom) {
+        const holder = terminal.takenOverFrom;
         this.record("lock_takeover", {
           previous_holder: { pid: holder.pid, host: holder.host, started_at: holder.startedAt },
         });
       }
-      exit = await this.loop();
+      exit = await this.loop(config);
     } catch (error) {
       exit = { reason: reasonForError(error), error: asError(error), complete: false };
       if (!refused) {
@@ -217,7 +223,8 @@ class LoopRun {
         await this.finish(exit.reason).catch(() => undefined);
       }
     } finally {
-      await lock?.release().catch(() => undefined);
+      for (const lock of [...planLocks].reverse()) await lock.release().catch(() => undefined);
+      await terminal?.release().catch(() => undefined);
       await this.logger?.flush();
     }
     this.emitter.emit("exit", { reason: exit.reason, complete: exit.complete });
@@ -236,33 +243,43 @@ class LoopRun {
     };
   }
 
+  /** Takes the terminal's lock (`null` with a store that locks nothing). */
+  private async takeTerminalLock(): Promise<StateLock | null> {
+    return (await this.options.store.lock?.(this.terminalId)) ?? null;
+  }
+
   /**
-   * Takes the terminal's lock, then the plan's (a plan with a path): a second loop on the same
-   * terminal, or on the same plan from another terminal, is refused. Both are released together.
+   * Takes the project's lock when its terminals share one plan
+   * (`plans.allow_per_terminal_plan: false` and a `projectRoot`), then the plan file's: a
+   * second loop in the project, or on the same plan from another terminal, is refused
+   * ({@link PlanInUseError}). On a refusal the locks taken are let go.
    */
-  private async takeLock(): Promise<StateLock | null> {
+  private async takePlanLocks(config: LoopConfig): Promise<StateLock[]> {
     const store = this.options.store;
-    const terminal = (await store.lock?.(this.terminalId)) ?? null;
-    const path = this.options.plan.path;
-    if (terminal === null || store.lock === undefined || path === "") return terminal;
-    let plan: StateLock;
-    try {
-      plan = await store.lock(planLockId(path));
-    } catch (error) {
-      await terminal.release().catch(() => undefined);
-      if (StateLockedError.isInstance(error)) {
-        throw new PlanInUseError({ planPath: path, holder: error.holder, cause: error });
-      }
-      throw error;
+    if (store.lock === undefined) return [];
+    const planPath = this.options.plan.path;
+    const projectRoot = this.options.projectRoot;
+    const wanted: { readonly id: string; readonly projectRoot?: string }[] = [];
+    if (projectRoot !== undefined && !config.plans.allow_per_terminal_plan) {
+      wanted.push({ id: projectLockId(projectRoot), projectRoot });
     }
-    return {
-      holder: terminal.holder,
-      takenOverFrom: terminal.takenOverFrom,
-      release: async () => {
-        await plan.release().catch(() => undefined);
-        await terminal.release();
-      },
-    };
+    if (planPath !== "") wanted.push({ id: planLockId(planPath) });
+    const taken: StateLock[] = [];
+    for (const lock of wanted) {
+      try {
+        taken.push(await store.lock(lock.id));
+      } catch (error) {
+        for (const held of taken.reverse()) await held.release().catch(() => undefined);
+        if (!StateLockedError.isInstance(error)) throw error;
+        throw new PlanInUseError({
+          planPath,
+          holder: error.holder,
+          projectRoot: lock.projectRoot,
+          cause: error,
+        });
+      }
+    }
+    return taken;
   }
 
   private loadConfig(): Promise<LoopConfig> {
@@ -350,13 +367,15 @@ class LoopRun {
     });
   }
 
-  private async loop(): Promise<{ reason: ExitReason; error: Error | null; complete: boolean }> {
+  private async loop(
+    firstConfig: LoopConfig,
+  ): Promise<{ reason: ExitReason; error: Error | null; complete: boolean }> {
     const executor = this.options.executor as { specificationVersion?: unknown };
     if (executor.specificationVersion !== "v1") {
       throw new UnsupportedExecutorError({ specificationVersion: executor.specificationVersion });
     }
     checkPromptTemplate(this.options.prompt);
-    let config = await this.loadConfig();
+    let config = firstConfig;
     for (const warning of checkConfig(config)) {
       this.record("config_warning", {
         code: warning.code,

@@ -32,6 +32,7 @@ it("exports exactly the state API", () => {
     "isSafeTerminalId",
     "parseTimestamp",
     "planLockId",
+    "projectLockId",
     "resetState",
     "sanitizeTerminalId",
     "startRun",

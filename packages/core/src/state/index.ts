@@ -25,8 +25,8 @@ export {
   PersistedStopCountersSchema,
   toStopCounters,
 } from "./persisted-stop-counters.js";
-export { PlanInUseError } from "./plan-in-use-error.js";
-export { planLockId } from "./plan-lock-id.js";
+export { PlanInUseError, type PlanInUseErrorOptions } from "./plan-in-use-error.js";
+export { planLockId, projectLockId } from "./plan-lock-id.js";
 export {
   DEFAULT_RESET_PARTS,
   RESET_PARTS,
