@@ -76,4 +76,43 @@ describe("wrap-up iteration", () => {
     const failed = { passed: false, unmet: ["Login endpoint returns JWT token"], concerns: [] };
     expect(logger.ofType("verification").map((event) => event.payload)).toEqual([failed, failed]);
   });
+
+  it("one quiet wrap-up ends a finished plan plan_complete; a wrap-up that changes files is not quiet", async () => {
+    const source = memoryPlan("# Plan\n\n- [ ] TASK-001 Model\n- [ ] TASK-002 List\n", {
+      path: "plan.md",
+    });
+    const clock = createTestClock({ start: START });
+    const logger = new MemoryLogger();
+    // The agent checks both boxes and never writes a status block.
+    const executor = createScriptedExecutor(
+      [
+        { output: "Did the model.", success: true, taskComplete: true, filesChanged: 2 },
+        { output: "Did the list.", success: true, taskComplete: true, filesChanged: 2 },
+        { output: "Tidied the README while checking.", success: true, filesChanged: 1 },
+        { output: "Looked it all over.", success: true, filesChanged: 0 },
+      ],
+      { clock },
+    );
+    const result = await runLoop({
+      plan: source,
+      executor,
+      store: new MemoryStateStore(),
+      logger,
+      clock,
+    });
+    expect(executor.requests.map((request) => request.kind)).toEqual([
+      "task",
+      "task",
+      "wrap_up",
+      "wrap_up",
+    ]);
+    expect(result).toMatchObject({ exitReason: "plan_complete", complete: true, iterations: 4 });
+    expect(logger.ofType("loop_exit")[0]?.payload.exit_reason).toBe("plan_complete");
+    expect(logger.ofType("iteration_end").map((event) => event.payload.exit_reason)).toEqual([
+      null,
+      null,
+      null,
+      "plan_complete",
+    ]);
+  });
 });

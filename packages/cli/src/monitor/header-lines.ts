@@ -1,4 +1,4 @@
-import type { LoopState } from "@loop/core";
+import { isCompletionReason, isExitReason, type LoopState } from "@loop/core";
 import { formatClock, readTime } from "../format/format-clock.js";
 import { formatDuration } from "../format/format-duration.js";
 import { clockText, type FrameContext, label } from "./frame-context.js";
@@ -9,8 +9,7 @@ function runStatus(context: FrameContext, state: LoopState): string {
   if (run === undefined) return style.dim("not started");
   if (run.status === "running") return style.green("running");
   const reason = run.exit_reason ?? "unknown reason";
-  const colour =
-    reason === "all_tasks_complete" || reason === "prd_complete" ? style.green : style.yellow;
+  const colour = isExitReason(reason) && isCompletionReason(reason) ? style.green : style.yellow;
   return colour(`exited: ${reason}`);
 }
 

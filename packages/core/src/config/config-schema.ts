@@ -159,7 +159,7 @@ const loopConfigObject = z
             minimum: 0,
             defaultValue: 2,
             description:
-              "Stop after this many consecutive responses that say the work is done. 0 disables this detector.",
+              "Stop after this many consecutive responses that say the work is done while completing no task. 0 disables this detector.",
           }),
           question_loops: integerSetting({
             minimum: 0,

@@ -151,7 +151,8 @@ export interface LoopConfig {
      */
     test_only_loops: number;
     /**
-     * Stop after this many consecutive "done" responses; 0 disables the detector.
+     * Stop after this many consecutive "done" responses in iterations that completed no task; 0
+     * disables the detector.
      * @defaultValue 2
      */
     done_signals: number;

@@ -18,6 +18,8 @@ export interface PolicyContext {
   readonly verificationPassed: boolean | null;
   readonly now: number;
   readonly aborted: boolean;
+  /** The wrap-up iteration just run on a finished plan; `null` otherwise. */
+  readonly wrapUp?: ExitPolicyInput["wrapUp"];
 }
 
 /** The exit policy's input from the engine's state, plan and config. */
@@ -40,5 +42,6 @@ export function policyInputFor(context: PolicyContext): ExitPolicyInput {
     circuit: toCircuitBreakerState(state.circuit_breaker).state,
     counters: toStopCounters(state.stop_counters),
     aborted: context.aborted,
+    wrapUp: context.wrapUp ?? null,
   };
 }

@@ -542,8 +542,10 @@ class LoopRun {
     view: PlanView,
     selection: ExitPolicyInput["selection"],
     signals: ResponseSignals | null,
+    wrapUp: ExitPolicyInput["wrapUp"] = null,
   ): ExitDecision {
     const input = policyInputFor({
+      wrapUp,
       config,
       view,
       state: this.state as LoopState,
@@ -744,7 +746,18 @@ class LoopRun {
       { onError: (error) => this.options.onLoggerError?.(error) },
     );
 
-    const decision = this.decide(config, view, selection, signals);
+    // A wrap-up on a finished plan (no task was given): what it did, for `plan_complete`.
+    const known = new Set(before.tasks.map((item) => item.id));
+    const wrapUp =
+      task === null && !aborted
+        ? {
+            failed: !result.success,
+            filesChanged,
+            tasksAdded: view.tasks.filter((item) => !known.has(item.id)).length,
+            concerns: this.concerns.length,
+          }
+        : null;
+    const decision = this.decide(config, view, selection, signals, wrapUp);
     this.agentReport = agentReportOf(signals);
     this.record("iteration_end", {
       iteration,

@@ -236,11 +236,13 @@ describe("docs/policy.md: safety exits", () => {
       circuit: "OPEN",
       counters: { testOnlyStreak: 3, doneSignalStreak: 2, questionOnlyStreak: 3 },
       aborted: true,
+      wrapUp: { failed: false, filesChanged: 0, tasksAdded: 0, concerns: 0 },
     };
     const switchOff: Record<string, (value: ExitPolicyInput) => ExitPolicyInput> = {
       aborted: (value) => ({ ...value, aborted: false }),
       blocked: (value) => ({ ...value, signals: signalsWith({}) }),
       gate: (value) => ({ ...value, completionIndicators: 0 }),
+      plan_complete: (value) => ({ ...value, wrapUp: null }),
       prd_complete: (value) => ({ ...value, stories: null }),
       needs_input: (value) => ({
         ...value,

@@ -5,10 +5,14 @@ export type GateCheckName =
   | "all_tasks_complete"
   | "verification_passed";
 
-/** The safety exits; each name is also the exit reason it gives. */
+/**
+ * The safety exits, and the finished-plan completion (`plan_complete`); each name is also the
+ * exit reason it gives.
+ */
 export type SafetyCheckName =
   | "aborted"
   | "prd_complete"
+  | "plan_complete"
   | "blocked"
   | "needs_input"
   | "circuit_open"
@@ -28,7 +32,8 @@ export type ExitCheckName = GateCheckName | SafetyCheckName;
  * - A `gate` check is one of the seed's AND-ed exit conditions: the gate passes when every
  *   `required` gate check is `met`.
  * - A `safety` check ends the loop on its own when it is `required` (enabled by the config) and
- *   `met` (its limit is reached), whatever the gate says.
+ *   `met` (its limit is reached), whatever the gate says. `prd_complete` and `plan_complete`
+ *   are of this kind though their reasons are completion reasons.
  */
 export interface ExitCheck {
   /** Which condition. */

@@ -10,6 +10,22 @@ export type ExitPolicyConfig = Pick<
   "enforcement" | "exit_policy" | "verification" | "limits" | "stop_when"
 >;
 
+/**
+ * What a wrap-up iteration on a finished plan did: with the answer (`signals`), the plan
+ * (`tasks`) and the verification, it tells whether the answer reopened work. The engine fills
+ * it in; a test of a policy writes it by hand.
+ */
+export interface WrapUpObservation {
+  /** Whether the run failed (an error, a crash, a timeout): a failed run confirms nothing. */
+  readonly failed: boolean;
+  /** Files the iteration changed (commits included): the agent found work to do. */
+  readonly filesChanged: number;
+  /** Tasks the plan gained during it. */
+  readonly tasksAdded: number;
+  /** Concerns the user raised in the session (corrections, issues, blockers) found after it. */
+  readonly concerns: number;
+}
+
 /** Everything {@link shouldExit} decides on: plain data, no I/O, the clock passed in. */
 export interface ExitPolicyInput {
   /** The loop's config (the full `LoopConfig` fits). */
@@ -46,4 +62,10 @@ export interface ExitPolicyInput {
   readonly counters?: StopCounters | undefined;
   /** Whether the caller's AbortSignal fired. */
   readonly aborted?: boolean | undefined;
+  /**
+   * The wrap-up iteration just run on a finished plan (every required task was checked when it
+   * started), and what it did that the rest of the input does not show; `null` or absent when
+   * the last iteration was not one (or before an iteration). See {@link WrapUpObservation}.
+   */
+  readonly wrapUp?: WrapUpObservation | null | undefined;
 }

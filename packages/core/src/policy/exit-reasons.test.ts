@@ -26,11 +26,12 @@ describe("EXIT_REASONS", () => {
     expect(Object.isFrozen(EXIT_REASONS)).toBe(true);
   });
 
-  it("isCompletionReason is true exactly for all_tasks_complete, exit_signal and prd_complete", () => {
+  it("isCompletionReason is true exactly for all_tasks_complete, exit_signal, prd_complete and plan_complete", () => {
     expect(EXIT_REASONS.filter((reason) => isCompletionReason(reason))).toEqual([
       "all_tasks_complete",
       "exit_signal",
       "prd_complete",
+      "plan_complete",
     ]);
   });
 

@@ -3,11 +3,14 @@
  * (`exit_reason`), `loop_state.json`, `status.json` and {@link ExitDecision.reason}.
  * Codes are never renamed; new ones may be added. docs/policy.md explains each.
  *
- * Completion (the exit gate passed):
+ * Completion (the exit gate passed, or the plan is finished):
  * - `all_tasks_complete` — the gate passed and every required task is checked.
  * - `exit_signal` — the gate passed on completion indicators and EXIT_SIGNAL with tasks still
  *   open (minimal enforcement, or `require_all_tasks_complete: false`).
  * - `prd_complete` — every prd.json story passes.
+ * - `plan_complete` — every required task is checked and a wrap-up iteration confirmed it:
+ *   its answer reopened no work (no task added or unchecked, no file changed, no
+ *   `EXIT_SIGNAL: false`, no concern, no unmet requirement), though the agent never signalled.
  *
  * Safety exits (whatever the gate says):
  * - `max_iterations`, `budget_exhausted` (`limits.max_cost_usd`), `time_limit`
@@ -15,7 +18,8 @@
  * - `circuit_open` — the circuit breaker opened: no progress, the same error, or repeated
  *   permission denials for too many iterations in a row.
  * - `test_saturation` — `stop_when.test_only_loops` test-only iterations in a row.
- * - `done_signals` — `stop_when.done_signals` done signals in a row without the gate passing.
+ * - `done_signals` — `stop_when.done_signals` done signals in a row, in iterations that
+ *   completed no task, without the gate passing.
  * - `needs_input` — the agent only asked questions for several iterations; nobody answers a
  *   headless agent.
  * - `blocked` — the agent reported STATUS: BLOCKED.
@@ -33,6 +37,7 @@ export const EXIT_REASONS = Object.freeze([
   "all_tasks_complete",
   "exit_signal",
   "prd_complete",
+  "plan_complete",
   "max_iterations",
   "budget_exhausted",
   "time_limit",
@@ -57,6 +62,7 @@ const completionReasons: ReadonlySet<ExitReason> = new Set([
   "all_tasks_complete",
   "exit_signal",
   "prd_complete",
+  "plan_complete",
 ]);
 
 /** Whether `reason` means the work is complete (as opposed to a safety exit or an error). */

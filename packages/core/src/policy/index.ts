@@ -19,7 +19,7 @@ export type {
   GateCheckName,
   SafetyCheckName,
 } from "./exit-check.js";
-export type { ExitPolicyConfig, ExitPolicyInput } from "./exit-policy-input.js";
+export type { ExitPolicyConfig, ExitPolicyInput, WrapUpObservation } from "./exit-policy-input.js";
 export {
   EXIT_REASONS,
   type ExitReason,

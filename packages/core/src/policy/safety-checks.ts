@@ -1,6 +1,7 @@
 import type { ExitCheck, SafetyCheckName } from "./exit-check.js";
 import type { ExitPolicyInput } from "./exit-policy-input.js";
 import type { ExitReason } from "./exit-reasons.js";
+import { finishedPlanCheck } from "./finished-plan.js";
 
 type SafetyCheck = (input: ExitPolicyInput) => Omit<ExitCheck, "name" | "kind">;
 
@@ -37,6 +38,7 @@ export const safetyChecks: readonly (readonly [SafetyCheckName & ExitReason, Saf
         input.signals?.blocked ? "the agent reports BLOCKED" : "not blocked",
       ),
   ],
+  ["plan_complete", finishedPlanCheck],
   [
     "prd_complete",
     (input) => {

@@ -327,6 +327,7 @@ describe("shouldExit: precedence and the checks list", () => {
       ["verification_passed", "gate"],
       ["aborted", "safety"],
       ["blocked", "safety"],
+      ["plan_complete", "safety"],
       ["prd_complete", "safety"],
       ["needs_input", "safety"],
       ["circuit_open", "safety"],

@@ -26,11 +26,16 @@ function observe(
   };
 }
 
-const streaks = (testOnly: number, done: number, question: number): StopCounters => ({
+const streaks = (testOnly: number, done: number, question: number, exit = 0): StopCounters => ({
   testOnlyStreak: testOnly,
   doneSignalStreak: done,
   questionOnlyStreak: question,
+  exitSignalStreak: exit,
 });
+
+/** A status block that writes `EXIT_SIGNAL`, as `parseStatusBlock` gives it (only that read). */
+const block = (exitSignal: boolean) =>
+  ({ exitSignal }) as unknown as NonNullable<Signals["statusBlock"]>;
 
 describe("isQuestionOnly", () => {
   const cases: { name: string; observation: StopObservation; expected: boolean }[] = [
@@ -100,10 +105,34 @@ describe("updateStopCounters", () => {
       after: streaks(0, 2, 0),
     },
     {
-      name: "a done signal grows doneSignalStreak also when a task was completed",
+      name: "a done signal in an iteration that completed a task resets doneSignalStreak (the agent is working)",
       before: streaks(0, 1, 0),
       observation: observe({ doneSignal: true }, 1, 1),
+      after: streaks(0, 0, 0),
+    },
+    {
+      name: "a done signal with files changed but no task completed still grows doneSignalStreak",
+      before: streaks(0, 1, 0),
+      observation: observe({ doneSignal: true }, 0, 3),
       after: streaks(0, 2, 0),
+    },
+    {
+      name: "EXIT_SIGNAL: true written in the block grows exitSignalStreak, whatever else",
+      before: streaks(0, 0, 0, 1),
+      observation: observe({ statusBlock: block(true) }, 1, 1),
+      after: streaks(0, 0, 0, 2),
+    },
+    {
+      name: "EXIT_SIGNAL: false, or no block, resets exitSignalStreak",
+      before: streaks(0, 0, 0, 3),
+      observation: observe({ statusBlock: block(false) }),
+      after: streaks(0, 0, 0, 0),
+    },
+    {
+      name: "an answer without a status block resets exitSignalStreak",
+      before: streaks(0, 0, 0, 3),
+      observation: observe({ doneSignal: true }),
+      after: streaks(0, 1, 0, 0),
     },
     {
       name: "an answer without a done signal resets doneSignalStreak",
@@ -125,7 +154,7 @@ describe("updateStopCounters", () => {
     },
     {
       name: "a failed run without an answer resets every streak",
-      before: streaks(2, 1, 2),
+      before: streaks(2, 1, 2, 2),
       observation: observe(null),
       after: streaks(0, 0, 0),
     },

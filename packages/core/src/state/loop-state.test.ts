@@ -229,7 +229,12 @@ describe("createInitialState", () => {
       rate_window: null,
       cost_usd: 0,
       session_id: null,
-      stop_counters: { test_only_streak: 0, done_signal_streak: 0, question_only_streak: 0 },
+      stop_counters: {
+        test_only_streak: 0,
+        done_signal_streak: 0,
+        question_only_streak: 0,
+        exit_signal_streak: 0,
+      },
     });
     expect(LoopStateSchema.safeParse(state).success).toBe(true);
   });

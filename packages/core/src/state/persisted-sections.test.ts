@@ -76,18 +76,35 @@ describe("rate window conversion", () => {
 
 describe("stop counters conversion", () => {
   it("round-trips through snake_case", () => {
-    const counters = { testOnlyStreak: 2, doneSignalStreak: 1, questionOnlyStreak: 0 };
+    const counters = {
+      testOnlyStreak: 2,
+      doneSignalStreak: 1,
+      questionOnlyStreak: 0,
+      exitSignalStreak: 3,
+    };
     const persisted = fromStopCounters(counters);
     expect(persisted).toEqual({
       test_only_streak: 2,
       done_signal_streak: 1,
       question_only_streak: 0,
+      exit_signal_streak: 3,
     });
     expect(
       toStopCounters(
         LoopStateSchema.parse({ ...seedState, stop_counters: persisted }).stop_counters,
       ),
     ).toEqual(counters);
+  });
+
+  it("reads counters saved before exit_signal_streak existed with that streak at zero", () => {
+    const saved = { test_only_streak: 1, done_signal_streak: 2, question_only_streak: 0 };
+    const state = LoopStateSchema.parse({ ...seedState, stop_counters: saved });
+    expect(toStopCounters(state.stop_counters)).toEqual({
+      testOnlyStreak: 1,
+      doneSignalStreak: 2,
+      questionOnlyStreak: 0,
+      exitSignalStreak: 0,
+    });
   });
 
   it("reads absent counters as zero", () => {

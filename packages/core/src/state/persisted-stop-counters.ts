@@ -12,6 +12,9 @@ export const PersistedStopCountersSchema = sectionField(
     test_only_streak: countField("Iterations in a row that only ran tests."),
     done_signal_streak: countField("Iterations in a row whose answer said the work is done."),
     question_only_streak: countField("Iterations in a row in which the agent only asked."),
+    exit_signal_streak: countField(
+      "Answers in a row whose status block wrote EXIT_SIGNAL: true, whatever STATUS said.",
+    ).optional(),
   },
   "The stop detectors' streaks in the current run.",
 );
@@ -32,6 +35,7 @@ export function toStopCounters(persisted: PersistedStopCounters | null | undefin
     testOnlyStreak: persisted.test_only_streak,
     doneSignalStreak: persisted.done_signal_streak,
     questionOnlyStreak: persisted.question_only_streak,
+    exitSignalStreak: persisted.exit_signal_streak ?? 0,
   };
 }
 
@@ -46,5 +50,6 @@ export function fromStopCounters(counters: StopCounters): PersistedStopCounters 
     test_only_streak: counters.testOnlyStreak,
     done_signal_streak: counters.doneSignalStreak,
     question_only_streak: counters.questionOnlyStreak,
+    exit_signal_streak: counters.exitSignalStreak ?? 0,
   };
 }

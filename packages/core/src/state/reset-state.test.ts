@@ -53,7 +53,12 @@ describe("resetState", () => {
       failed_tasks: [],
       task_attempts: {},
       completion_indicators: 0,
-      stop_counters: { test_only_streak: 0, done_signal_streak: 0, question_only_streak: 0 },
+      stop_counters: {
+        test_only_streak: 0,
+        done_signal_streak: 0,
+        question_only_streak: 0,
+        exit_signal_streak: 0,
+      },
       circuit_breaker: {
         state: "CLOSED",
         no_progress_streak: 0,

@@ -50,7 +50,12 @@ describe("startRun", () => {
     expect(started).toEqual({
       ...previous,
       completion_indicators: 0,
-      stop_counters: { test_only_streak: 0, done_signal_streak: 0, question_only_streak: 0 },
+      stop_counters: {
+        test_only_streak: 0,
+        done_signal_streak: 0,
+        question_only_streak: 0,
+        exit_signal_streak: 0,
+      },
       loop_metadata: { ...previous.loop_metadata, last_update: now },
       run: {
         run_id: "run-2",
