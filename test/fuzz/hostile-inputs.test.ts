@@ -64,6 +64,16 @@ describe("hostile agent answers (issue 13, item 5)", () => {
     ["a run of `!`", (size) => `${"!".repeat(size)}x`, 4000],
     ["emphasis `a*`", (size) => repeatTo("a*", size), 4000],
     ["promise tags on one line", (size) => repeatTo("<promise>DONE</promise> ", size), 4000],
+    [
+      "`RALPH_STATUS:` lines without a field",
+      (size) => repeatTo("RALPH_STATUS:\nNote: x\n", size),
+      4000,
+    ],
+    [
+      "changelog headings and commit lines",
+      (size) => repeatTo("## [1.2.0]\nRecent commits:\n- a1b2c3d All tasks finished\n", size),
+      4000,
+    ],
     ["an ordinary answer", realisticAnswer, 2000],
   ];
   for (const [name, make, size] of shapes) {
@@ -79,6 +89,15 @@ describe("hostile agent answers (issue 13, item 5)", () => {
     expect(block?.exitSignal).toBe(false);
     expect(block?.problems).toHaveLength(7999);
     expect(block?.problems.at(-1)).toMatchObject({ line: 8003, column: 1, path: ["STATUS"] });
+  });
+
+  it("parseStatusBlock takes linear time on a YAML-form block of thousands of fields", () => {
+    const yamlFields = (count: number) =>
+      `Done.\n\nRALPH_STATUS:\n${"  STATUS: IN_PROGRESS\n".repeat(count)}  EXIT_SIGNAL: false\n`;
+    expect(growth(yamlFields, parseStatusBlock, 500)).toBeLessThan(30);
+    const block = parseStatusBlock(yamlFields(8000));
+    expect(block).toMatchObject({ status: "IN_PROGRESS", exitSignal: false, line: 3 });
+    expect(block?.problems).toHaveLength(7999);
   });
 
   it("reads only the end of a long answer, and the status block wherever it is", () => {

@@ -119,6 +119,44 @@ describe("detectUsageLimit", () => {
     });
   });
 
+  it("reads Claude Code's `You've reached your 5-hour usage limit · resets 3pm (Europe/Berlin)`", () => {
+    const text = "You've reached your 5-hour usage limit · resets 3pm (Europe/Berlin)";
+    // 05:00 UTC is 06:00 in Berlin (CET, UTC+1): 3pm there is 14:00 UTC the same day.
+    expect(detectUsageLimit(text, TOKYO_AFTERNOON)).toEqual({
+      resetAt: Date.UTC(2026, 0, 15, 14, 0),
+      waitable: true,
+      message: text,
+    });
+  });
+
+  it.each([
+    ["You've reached your usage limit · resets 9pm", Date.UTC(2026, 0, 15, 21, 0)],
+    ["You’ve reached your weekly limit ∙ resets Jan 19, 5pm", Date.UTC(2026, 0, 19, 17, 0)],
+    ["You've reached your session limit. Resets Jan 19 at 5pm.", Date.UTC(2026, 0, 19, 17, 0)],
+    [
+      "API Error: You've reached your 5-hour usage limit · resets 11:30pm (UTC) · progress saved",
+      Date.UTC(2026, 0, 15, 23, 30),
+    ],
+  ])("reads the reset of %j", (text, resetAt) => {
+    expect(detectUsageLimit(text, Date.UTC(2026, 0, 15, 12, 0))).toMatchObject({
+      resetAt,
+      waitable: true,
+      message: text,
+    });
+  });
+
+  it.each([
+    "You've reached your 5-hour usage limit",
+    "You’ve reached your 5-hour usage limit.",
+    "You've reached your 5-hour usage limit · resets in 2 hours",
+    "Done with the parser.\nYou've reached your 5-hour usage limit\n",
+  ])("reads %j as a limit whose reset is unknown", (text) => {
+    expect(detectUsageLimit(text, TOKYO_AFTERNOON)).toMatchObject({
+      resetAt: null,
+      waitable: true,
+    });
+  });
+
   it.each([
     "Your group's usage limit is set to $0 · ask your admin for a higher limit",
     "This service is disabled for your org",
@@ -143,6 +181,9 @@ describe("detectUsageLimit", () => {
     "Added a check for when the user hits the 5-hour limit.",
     'Docs: "You\'ve hit your limit · resets 9pm" is what users see.',
     "Fixed parsing of 'Claude AI usage limit reached|1768500000' lines.",
+    "Warn the user when you've reached your 5-hour usage limit.",
+    "The banner says You've reached your 5-hour usage limit · resets 3pm.",
+    "You've reached your limit for today, so I will stop here.",
     "All tests pass.",
   ])("does not match prose that quotes a limit: %j", (text) => {
     expect(detectUsageLimit(text, TOKYO_AFTERNOON)).toBeNull();

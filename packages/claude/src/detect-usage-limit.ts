@@ -30,6 +30,13 @@ const LINE_END = String.raw`(?:${SEPARATOR}progress saved)?(?:\s*\.?\s*Switch to
 /** The start of a message line, with an optional `API Error:`-style lead-in. */
 const LINE_START = String.raw`^[ \t]*(?:(?:API )?Error:\s*)?`;
 
+/**
+ * Claude Code's `You've reached your 5-hour usage limit`: a named limit (`5-hour`, `session`,
+ * `weekly`, …) with or without `usage`, or a bare `usage limit`.
+ */
+const REACHED_YOUR_LIMIT =
+  "You(?:['’]ve| have) reached your (?:(?:5-hour|session|weekly|daily|Opus weekly|Sonnet weekly|Opus|Sonnet) (?:usage )?|usage )limit";
+
 /** The month abbreviations, to number a month name. */
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
@@ -106,6 +113,23 @@ const WAITABLE_SHAPES: readonly UsageLimitShape[] = [
     resetAt: wallClockReset,
   },
   {
+    // You've reached your 5-hour usage limit · resets 3pm (Europe/Berlin) / You've reached your
+    // weekly limit. Resets Oct 9 at 5pm.
+    pattern: new RegExp(
+      `${LINE_START}${REACHED_YOUR_LIMIT}(?:${SEPARATOR}|\\s*[.,]\\s*)resets(?: at)? ${RESET_TIME}${LINE_END}`,
+      "im",
+    ),
+    resetAt: wallClockReset,
+  },
+  {
+    // You've reached your 5-hour usage limit (no reset time, or one in a form not read here)
+    pattern: new RegExp(
+      `${LINE_START}${REACHED_YOUR_LIMIT}(?:${SEPARATOR}[^\\n]*)?${LINE_END}`,
+      "im",
+    ),
+    resetAt: () => null,
+  },
+  {
     // You're out of extra usage · resets 9pm
     pattern: new RegExp(
       `${LINE_START}You(?:['’]re| are) out of extra usage${SEPARATOR}resets ${RESET_TIME}${LINE_END}`,
@@ -135,13 +159,15 @@ function lineAround(text: string, index: number): string {
 /**
  * Recognises a usage limit in Claude Code's final output and reads when it resets:
  * `Claude AI usage limit reached|<epoch seconds>` (its message without the epoch), `Claude usage
- * limit reached. Your limit will
- * reset at 7pm (Asia/Tokyo)`, `5-hour limit reached ∙ resets 1am`, `You've hit your limit ·
- * resets 9:30pm (UTC)`, `You've hit your session limit · resets … · progress saved`, `You've hit
- * your usage limit · resets …`, `You've hit your Fable limit · resets …. Switch to another model
- * to continue.`, `You're out of extra usage · resets 9pm`. `Your group's usage limit is set to
- * $0` and `This service is disabled for your org` are blocks only an admin lifts. A wall-clock reset is the next time after `now` that a clock in the message's zone
- * (else `options.timeZone`, else UTC) shows it. An admin's block or a spend cap is a limit that
+ * limit reached. Your limit will reset at 7pm (Asia/Tokyo)`, `5-hour limit reached ∙ resets
+ * 1am`, `You've hit your limit · resets 9:30pm (UTC)`, `You've hit your session limit · resets …
+ * · progress saved`, `You've hit your usage limit · resets …`, `You've hit your Fable limit ·
+ * resets …. Switch to another model to continue.`, `You've reached your 5-hour usage limit`
+ * (with or without ` · resets 3pm (Europe/Berlin)`; a reset in a form not read here leaves
+ * `resetAt` `null`), `You're out of extra usage · resets 9pm`. `Your group's usage limit is set
+ * to $0` and `This service is disabled for your org` are blocks only an admin lifts. A
+ * wall-clock reset is the next time after `now` that a clock in the message's zone (else
+ * `options.timeZone`, else UTC) shows it. An admin's block or a spend cap is a limit that
  * waiting does not lift (`waitable: false`). A transient overload ("temporarily limiting
  * requests", see {@link isTransientOverload}) is not a limit: `null`.
  *

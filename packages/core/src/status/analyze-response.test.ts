@@ -334,6 +334,100 @@ describe("analyzeResponse: completion phrases and the done signal", () => {
   });
 });
 
+describe("analyzeResponse: completion statements without an article or an auxiliary", () => {
+  it.each([
+    ["Project is complete and ready for review.", "Project is complete"],
+    ["All tasks completed successfully.", "All tasks completed successfully"],
+    ["\u2705 All 5 stories done, tests green.", "All 5 stories done"],
+    ["Summary: all tasks completed.", "all tasks completed"],
+    ["Project finished.", "Project finished"],
+  ])("counts %j", (text, phrase) => {
+    const signals = analyzeResponse(text);
+    expect(signals.completionPhrases).toEqual([phrase]);
+    expect(signals.doneSignal).toBe(true);
+  });
+
+  it.each([
+    "I listed all tasks completed this week in the notes.",
+    "Not all tasks completed successfully.",
+    "Are all tasks completed?",
+    "Project is complete except for the docs.",
+    "If project is complete, say so.",
+    "All tasks completed for this story.",
+    "The sub-project is complete.",
+  ])("does not count %j", (text) => {
+    const signals = analyzeResponse(text);
+    expect(signals.completionPhrases).toEqual([]);
+    expect(signals.doneSignal).toBe(false);
+  });
+});
+
+describe("analyzeResponse: quoted records", () => {
+  it.each([
+    [
+      "a changelog introduced by the paragraph before it",
+      "I added the entry. Here is the CHANGELOG:\n\n- All tasks finished\n- Fixed the lexer",
+    ],
+    [
+      "a changelog's release section",
+      "Updated the changelog.\n\n## [1.2.0] - 2026-01-15\n\n### Added\n\n- All tasks finished",
+    ],
+    ["a commit list", "Recent commits:\n\n- Everything is done\n- Add the parser"],
+    ["commit lines", "- a1b2c3d All tasks are complete\n- 9f8e7d6 Add the parser"],
+    ["a commits section", "## Commits\n\n- All tasks are complete"],
+    ["a nested changelog list", "- Changelog:\n  - All tasks finished"],
+  ])("does not count a completion statement in %s", (_label, text) => {
+    const signals = analyzeResponse(text);
+    expect(signals.completionPhrases).toEqual([]);
+    expect(signals.doneSignal).toBe(false);
+  });
+
+  it.each([
+    [
+      "a quoted changelog",
+      "Here is the changelog:\n\n- All tasks finished\n\nAll tasks are finished.",
+    ],
+    [
+      "a changelog section",
+      "## [1.2.0] - 2026-01-15\n\n- All tasks finished\n\nAll tasks are finished.",
+    ],
+  ])("counts the agent's own paragraph after %s", (_label, text) => {
+    const signals = analyzeResponse(text);
+    expect(signals.completionPhrases).toEqual(["All tasks are finished"]);
+    expect(signals.doneSignal).toBe(true);
+  });
+
+  it.each([
+    ["a summary section", "## Summary\n\n- All tasks are complete."],
+    ["a numbered section", "## 2.1 Parser\n\n- All tasks are complete."],
+    ["a list after a plain intro", "What I did:\n\n- All tasks are complete."],
+    [
+      "a section after the changelog's",
+      "## Changelog\n\n- Fixed the lexer\n\n## Result\n\n- All tasks are complete.",
+    ],
+    ["an item that starts with a number", "- 1234567 rows imported. All tasks are complete."],
+  ])("counts a list item in %s", (_label, text) => {
+    const signals = analyzeResponse(text);
+    expect(signals.completionPhrases).toEqual(["All tasks are complete"]);
+    expect(signals.doneSignal).toBe(true);
+  });
+
+  it("does not read questions or blocked statements in a commit list", () => {
+    const signals = analyzeResponse(
+      "Recent commits:\n\n- a1b2c3d Should I keep the old API?\n- 9f8e7d6 I am blocked on the API key",
+    );
+    expect(signals.questions).toEqual([]);
+    expect(signals.blocked).toBe(false);
+  });
+
+  it("still sees implementation in a commit list", () => {
+    const signals = analyzeResponse(
+      "Ran `npm test`.\n\nRecent commits:\n\n- a1b2c3d Add the parser",
+    );
+    expect(signals.testOnly).toBe(false);
+  });
+});
+
 describe("analyzeResponse: the promise tag", () => {
   const options = { completionPromise: "DONE" };
 
@@ -492,6 +586,32 @@ describe("analyzeResponse: errors", () => {
     expect(analyzeResponse(text).errorFingerprint).toBeNull();
   });
 
+  it.each([
+    [
+      "git's fatal line in code",
+      "```\nfatal: not a git repository\n```",
+      "fatal: not a git repository",
+    ],
+    ["a Fatal line in prose", "Fatal: not a git repository", "Fatal: not a git repository"],
+    [
+      "a linker's line",
+      "The bundle does not link:\n\nLink: error: undefined symbol _main",
+      "Link: error: undefined symbol _main",
+    ],
+  ])("reads %s as the error", (_label, text, summary) => {
+    const signals = analyzeResponse(text);
+    expect(signals.errorFingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect(signals.errorSummary).toBe(summary);
+  });
+
+  it.each([
+    "That was a fatal mistake in the lexer.",
+    "Fatal errors now stop the build.",
+    "The link error is fixed.",
+  ])("does not take %j for an error line", (text) => {
+    expect(analyzeResponse(text).errorFingerprint).toBeNull();
+  });
+
   it("does not take prose that mentions an error type for an error line", () => {
     expect(
       analyzeResponse("TypeError handling is now covered by tests.").errorFingerprint,
@@ -499,6 +619,41 @@ describe("analyzeResponse: errors", () => {
     expect(
       analyzeResponse("```\nTypeError Cannot read properties of undefined\n```").errorFingerprint,
     ).not.toBeNull();
+  });
+});
+
+describe("analyzeResponse: the YAML form of the status block", () => {
+  it("reads it like the marker form, EXIT_SIGNAL: false beating the prose", () => {
+    const signals = analyzeResponse(
+      "All tasks are complete.\n\nRALPH_STATUS:\n  STATUS: COMPLETE\n  EXIT_SIGNAL: false\n",
+    );
+    expect(signals.statusBlock).toMatchObject({ status: "COMPLETE", exitSignal: false, line: 3 });
+    expect(signals.exitSignal).toEqual({ value: false, source: "status_block" });
+    expect(signals.doneSignal).toBe(false);
+  });
+
+  it("reads it in a yaml fence", () => {
+    const signals = analyzeResponse(
+      "Wired the CLI.\n\n```yaml\nRALPH_STATUS:\n  STATUS: COMPLETE\n  EXIT_SIGNAL: true\n```\n",
+    );
+    expect(signals.exitSignal).toEqual({ value: true, source: "status_block" });
+    expect(signals.doneSignal).toBe(true);
+  });
+
+  it("keeps its RECOMMENDATION out of the prose and its lines out of the errors", () => {
+    const signals = analyzeResponse(
+      "Worked on the parser.\n\nRALPH_STATUS:\nSTATUS: IN_PROGRESS\nRECOMMENDATION: Everything is done; open a PR\nError: none",
+    );
+    expect(signals.completionPhrases).toEqual([]);
+    expect(signals.errorFingerprint).toBeNull();
+  });
+
+  it("takes no block from RALPH_STATUS: in prose without fields", () => {
+    const signals = analyzeResponse(
+      "At the end I print this line:\nRALPH_STATUS:\n\nSTATUS: COMPLETE\nEXIT_SIGNAL: true",
+    );
+    expect(signals.statusBlock).toBeNull();
+    expect(signals.exitSignal).toBeNull();
   });
 });
 

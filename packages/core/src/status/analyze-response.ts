@@ -27,8 +27,13 @@ function normalizePromise(promise: string | null | undefined): string | null {
  * Only the agent's prose speaks for it: completion statements, questions, blocked statements,
  * promise tags and permission reports in code blocks, inline code, block quotes, tool output
  * or status blocks are not the agent's words and do not count. Completion statements that are
- * negated, conditional, directives or questions do not count either. Error lines are read
- * everywhere but in status blocks, since errors live in code blocks and tool output.
+ * negated, conditional, directives or questions do not count either. Nor do completion
+ * statements, questions and blocked statements in the records an answer quotes, which say
+ * what was done once, not how the job stands now: the lists introduced as a changelog or
+ * commits ("Recent commits:"), the lists of a changelog's sections (`## [1.2.0]`, `### Added`)
+ * and list items that start with a commit id (`- a1b2c3d All tasks finished`). A paragraph
+ * after them ("All tasks are finished.") and any other list item still count. Error lines are
+ * read everywhere but in status blocks, since errors live in code blocks and tool output.
  *
  * Only the end of a long answer is analysed: its last 64 KiB (65,536 UTF-16 code units), from
  * the first line that starts in them, where the agent's conclusion is. The status block is
@@ -67,11 +72,13 @@ export function analyzeResponse(
     openFence: window.openFence,
   });
   const withoutStatusBlocks = blankRanges(window.text, statusRanges);
+  // What the agent states about the job now: its prose less the records it quotes.
+  const statements = prose.sentences.filter((sentence) => !sentence.quoted);
 
   const promises = findPromiseTags(prose.text);
   const expectedPromise = normalizePromise(options?.completionPromise);
   const completionPhrases = findCompletionPhrases(
-    prose.sentences,
+    statements,
     options?.extraCompletionPhrases ?? [],
   );
   const contradictions: string[] = [];
@@ -85,10 +92,10 @@ export function analyzeResponse(
   const doneSignal = resolveDoneSignal(precedence, exitSignal);
 
   const workType = statusBlock?.workType ?? null;
-  const questions = findQuestions(prose.sentences);
+  const questions = findQuestions(statements);
   const isProse = (offset: number): boolean => /\S/.test(prose.text.charAt(offset));
   const error = findErrorFingerprint(withoutStatusBlocks, isProse);
-  const blockedReason = findBlockedStatement(prose.sentences);
+  const blockedReason = findBlockedStatement(statements);
 
   return {
     statusBlock,

@@ -26,9 +26,16 @@ export const STRONG_COMPLETION_PATTERNS: readonly RegExp[] = Object.freeze([
     `^\\W*(?:the )?(?:all ${WORK_ITEMS}|(?:the )?(?:whole |entire )?${WHOLE_WORK}|all work) (?:now )?${FINISHED}[.!]*$`,
     "i",
   ),
-  // the project is complete / the entire plan has been finished
+  // a sentence (or a clause after `:` or `;`) that opens with the work and its participle, no
+  // auxiliary: "All tasks completed successfully.", "✅ All 5 stories done", "Project finished"
   new RegExp(
-    String.raw`\bthe (?:whole |entire )?${WHOLE_WORK}(?: itself)? (?:is|has been) (?:now )?(?:fully |entirely |completely |100% )?${FINISHED}\b`,
+    String.raw`(?:^\W*|(?<=[:;] ))(?:all (?:of )?(?:the |my |our )?(?:\d+ )?(?:remaining |planned |open )?${WORK_ITEMS}(?: (?:in|on|from|of) (?:the |this )?${WHOLE_WORK})?|(?:the )?(?:whole |entire )?${WHOLE_WORK}) (?:now |all |fully |successfully )*(?:completed|finished|done|implemented)(?: successfully)?\b`,
+    "i",
+  ),
+  // the project is complete / the entire plan has been finished; at a sentence's start the
+  // article may be left out: "Project is complete and ready for review."
+  new RegExp(
+    String.raw`(?:\bthe |^\W*)(?:whole |entire )?${WHOLE_WORK}(?: itself)? (?:is|has been) (?:now )?(?:fully |entirely |completely |100% )?${FINISHED}\b`,
     "i",
   ),
   // everything is done / everything's complete

@@ -72,6 +72,37 @@ describe("findErrorFingerprint: recognised errors", () => {
       "[ERROR] Failed to execute goal on project app",
     ],
     ["a pytest E line", "E       AssertionError: assert 0 == 1", "AssertionError: assert 0 == 1"],
+    ["a capitalised Fatal line", "Fatal: not a git repository", "Fatal: not a git repository"],
+    [
+      "a PostgreSQL FATAL line",
+      'FATAL:  password authentication failed for user "app"',
+      'FATAL:  password authentication failed for user "app"',
+    ],
+    [
+      "a fatal error line",
+      "Fatal error: Allowed memory size of 134217728 bytes exhausted",
+      "Fatal error: Allowed memory size of 134217728 bytes exhausted",
+    ],
+    [
+      "a linker error",
+      "Link: error: undefined symbol _main",
+      "Link: error: undefined symbol _main",
+    ],
+    [
+      "an lld error",
+      "ld.lld: error: undefined symbol: main",
+      "ld.lld: error: undefined symbol: main",
+    ],
+    [
+      "a compiler driver's fatal error",
+      "clang: fatal error: no input files",
+      "clang: fatal error: no input files",
+    ],
+    [
+      "an MSVC linker error",
+      "LINK : fatal error LNK1104: cannot open file 'kernel32.lib'",
+      "LINK : fatal error LNK1104: cannot open file 'kernel32.lib'",
+    ],
     ["a coloured error", `${ESCAPE}[31mError: boom${ESCAPE}[39m`, "Error: boom"],
     ["a timestamped error", "[2026-03-14 10:05:31] Error: disk full", "Error: disk full"],
   ])("reads %s", (_label, text, summary) => {
@@ -100,6 +131,16 @@ describe("findErrorFingerprint: recognised errors", () => {
     expect(findErrorFingerprint(text)?.summary).toBe("npm ERR! code E404 (and 1 more)");
   });
 
+  it("groups a linker's lines and prefers its error to the driver's wrapper", () => {
+    const text = [
+      "ld.lld: error: undefined symbol: main",
+      "clang: error: linker command failed with exit code 1 (use -v to see invocation)",
+    ].join("\n");
+    expect(findErrorFingerprint(text)?.summary).toBe(
+      "ld.lld: error: undefined symbol: main (and 1 more)",
+    );
+  });
+
   it("prefers the specific error to a wrapper that follows it", () => {
     const text =
       "TypeError: x is not a function\n\nError: Command failed with exit code 1: npm test";
@@ -115,6 +156,8 @@ describe("findErrorFingerprint: recognised errors", () => {
     ["no error at all", "All green. 42 tests passed."],
     ["a prose mention", "I fixed the error handling in the parser."],
     ["an error-type word with no message", "TypeError\nRangeError"],
+    ["prose that mentions fatal", "That was a fatal mistake.\nFatal errors are now logged."],
+    ["a label that is no tool's error", "Link: see the docs.\nNote: the error is gone."],
     ["an empty text", ""],
   ])("is null for %s", (_label, text) => {
     expect(findErrorFingerprint(text)).toBeNull();

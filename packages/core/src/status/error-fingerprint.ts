@@ -24,7 +24,19 @@ const ERROR_LINE_KINDS: readonly ErrorLineKind[] = [
   { kind: "typescript", pattern: /\berror TS\d+:/, inProse: true },
   { kind: "npm", pattern: /^npm (?:ERR!|error)\s/, inProse: true },
   { kind: "compiler", pattern: /^\S+:\d+(?::\d+)?:\s*(?:fatal error|error):\s/, inProse: true },
-  { kind: "error", pattern: /^(?:error|fatal)(?:\[\w+\])?:\s+\S/, inProse: true },
+  // a tool's diagnostic, GNU style: `Link: error: undefined symbol _main`, `ld.lld: error: …`,
+  // `clang: fatal error: …`, MSVC's `LINK : fatal error LNK1104: …`
+  {
+    kind: "tool",
+    pattern: /^[A-Za-z][\w.+-]{0,63} ?: (?:fatal )?error(?:\[\w+\]| [A-Z]{1,8}\d{1,8})?:\s+\S/,
+    inProse: true,
+  },
+  // `error: …`, `error[E0308]: …`, git's `fatal: …`, also `Fatal: …` and `FATAL: …`
+  {
+    kind: "error",
+    pattern: /^(?:error|fatal|Fatal|FATAL)(?: error)?(?:\[\w+\])?:\s+\S/,
+    inProse: true,
+  },
   { kind: "panic", pattern: /^panic:\s+\S/, inProse: true },
   { kind: "go-test", pattern: /^--- FAIL:\s+\S/, inProse: true },
   { kind: "test-file", pattern: /^FAIL\s+\S/, inProse: true },
@@ -123,8 +135,11 @@ function identifyingLines(group: readonly ErrorLine[]): string[] {
  * a specific error to a wrapper that only says a command failed. Recognised: `Error: …`,
  * `TypeError: …` and other `…Error`/`…Exception` lines (also without `:` outside prose),
  * pytest `FAILED tests/x.py::test_y - …`, TypeScript `error TS2345: …`, compiler
- * `file:line:col: error: …`, `error[E0308]: …`, `fatal: …`, `panic: …`, Go `--- FAIL: …`,
- * `FAIL file`, `[ERROR] …`, `npm ERR! …`, and the last line of a Python traceback.
+ * `file:line:col: error: …`, a tool's `name: error: …` (`Link: error: undefined symbol _main`,
+ * `clang: fatal error: …`), `error[E0308]: …`, `fatal: …` (also `Fatal: …`, `FATAL: …`),
+ * `panic: …`, Go `--- FAIL: …`, `FAIL file`, `[ERROR] …`, `npm ERR! …`, and the last line of a
+ * Python traceback. Each shape starts its line (after a timestamp or marker), so prose that
+ * mentions a "fatal" mistake is no error.
  *
  * The fingerprint hashes the kind and the group's lines, each normalised by
  * `normalizeErrorLine`, sorted and deduplicated, so the order of failures does not matter.

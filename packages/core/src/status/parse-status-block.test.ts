@@ -296,3 +296,98 @@ describe("parseStatusBlock: problems", () => {
     expect(parsed?.problems).toHaveLength(6);
   });
 });
+
+describe("parseStatusBlock: the YAML form", () => {
+  it("reads `RALPH_STATUS:` and the indented fields under it", () => {
+    const parsed = parseStatusBlock(
+      "Wired the CLI.\n\nRALPH_STATUS:\n  STATUS: COMPLETE\n  TASKS_COMPLETED_THIS_LOOP: 1\n  EXIT_SIGNAL: true\n",
+    );
+    expect(parsed).toMatchObject({
+      status: "COMPLETE",
+      tasksCompletedThisLoop: 1,
+      exitSignal: true,
+      fields: { STATUS: "COMPLETE", TASKS_COMPLETED_THIS_LOOP: "1", EXIT_SIGNAL: "true" },
+      problems: [],
+      line: 3,
+      endLine: 6,
+    });
+  });
+
+  it("reads unindented fields up to a blank line", () => {
+    const parsed = parseStatusBlock(
+      "RALPH_STATUS:\nSTATUS: IN_PROGRESS\nEXIT_SIGNAL: false\n\nSTATUS: COMPLETE\nEXIT_SIGNAL: true",
+    );
+    expect(parsed).toMatchObject({
+      status: "IN_PROGRESS",
+      exitSignal: false,
+      line: 1,
+      endLine: 3,
+    });
+    expect(Object.keys(parsed?.fields ?? {})).toEqual(["STATUS", "EXIT_SIGNAL"]);
+  });
+
+  it("reads it in a yaml fence, up to the closing fence", () => {
+    const parsed = parseStatusBlock(
+      "Done.\n\n```yaml\nRALPH_STATUS:\n  STATUS: COMPLETE\n  EXIT_SIGNAL: true\n```\nThanks.",
+    );
+    expect(parsed).toMatchObject({
+      status: "COMPLETE",
+      exitSignal: true,
+      problems: [],
+      line: 4,
+      endLine: 6,
+    });
+  });
+
+  it.each([
+    ["lower case", "ralph_status:\n  status: complete\n  exit_signal: true"],
+    ["bold", "**RALPH_STATUS:**\n- **STATUS:** COMPLETE\n- EXIT_SIGNAL: true"],
+    ["backticks and a bullet", "- `RALPH_STATUS:`\n  - STATUS: COMPLETE\n  - EXIT_SIGNAL: true"],
+    ["CRLF line endings", "RALPH_STATUS:\r\n  STATUS: COMPLETE\r\n  EXIT_SIGNAL: true\r\n"],
+  ])("accepts %s", (_label, text) => {
+    expect(parseStatusBlock(text)).toMatchObject({
+      status: "COMPLETE",
+      exitSignal: true,
+      problems: [],
+    });
+  });
+
+  it("reports malformed values and lines at their place, as the marker form does", () => {
+    expect(
+      parseStatusBlock("Intro.\nRALPH_STATUS:\n  EXIT_SIGNAL: yes\n  all good here")?.problems,
+    ).toEqual([
+      {
+        message: 'EXIT_SIGNAL is "yes": expected true or false',
+        line: 3,
+        column: 16,
+        path: ["EXIT_SIGNAL"],
+      },
+      { message: "expected a `KEY: value` field line", line: 4, column: 3 },
+    ]);
+  });
+
+  it.each([
+    ["a line followed by a blank line", "I print this line:\nRALPH_STATUS:\n\nSTATUS: COMPLETE"],
+    ["a line followed by a sentence", "Some text.\nRALPH_STATUS:\nMore prose follows here.\n"],
+    ["a line at the end", "The block starts with\nRALPH_STATUS:"],
+    ["only unknown keys", "RALPH_STATUS:\nNote: refactored the lexer"],
+    ["a heading", "## RALPH_STATUS:\n- EXIT_SIGNAL: true"],
+    ["a block quote", "> RALPH_STATUS:\n> STATUS: COMPLETE\n> EXIT_SIGNAL: true"],
+    ["the marker text in a sentence", "Write RALPH_STATUS: then the fields.\nSTATUS: COMPLETE"],
+    ["a value on the same line", "RALPH_STATUS: COMPLETE\nEXIT_SIGNAL: true"],
+  ])("returns null for %s", (_label, text) => {
+    expect(parseStatusBlock(text)).toBeNull();
+  });
+
+  it("takes the last closed block of either form", () => {
+    const yamlLast = `${block("STATUS: BLOCKED")}\n\nRALPH_STATUS:\nSTATUS: IN_PROGRESS`;
+    expect(parseStatusBlock(yamlLast)).toMatchObject({ status: "IN_PROGRESS", line: 5 });
+    const markersLast = `RALPH_STATUS:\nSTATUS: IN_PROGRESS\n\n${block("STATUS: BLOCKED")}`;
+    expect(parseStatusBlock(markersLast)).toMatchObject({ status: "BLOCKED", line: 4 });
+  });
+
+  it("does not open a YAML-form block inside a marker block", () => {
+    const parsed = parseStatusBlock(block("RALPH_STATUS:", "STATUS: COMPLETE"));
+    expect(parsed).toMatchObject({ status: "COMPLETE", line: 1, endLine: 4 });
+  });
+});

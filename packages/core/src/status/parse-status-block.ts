@@ -1,8 +1,8 @@
 import type { Diagnostic } from "../errors/diagnostic.js";
 import type { LineColumn } from "../errors/line-column.js";
+import { splitFieldLine } from "./field-line.js";
 import { createLineLocator } from "./line-locator.js";
 import { locateStatusBlocks, type StatusBlockLocation } from "./locate-status-blocks.js";
-import { leadingMarkup, stripListMarker, unwrapMarkup } from "./markup.js";
 import type { StatusBlock, StatusBlockField } from "./status-block.js";
 import {
   knownField,
@@ -15,50 +15,6 @@ import type { TextLine } from "./text-lines.js";
 
 /** A code fence line, which agents put around the block or inside it. */
 const FENCE_LINE = /^\s*(?:`{3,}|~{3,})[\w-]*\s*$/;
-
-/** One `KEY: value` line of a block, split and cleaned, with where its parts start. */
-interface FieldLine {
-  readonly key: string;
-  readonly value: string;
-  readonly keyOffset: number;
-  readonly valueOffset: number;
-}
-
-/** Splits a block line into key and value; `null` when it has no `:` or no key. */
-function splitFieldLine(line: TextLine): FieldLine | null {
-  const content = stripListMarker(line.text);
-  const contentOffset = line.start + line.text.length - content.length;
-  const colon = content.indexOf(":");
-  if (colon < 0) return null;
-  const writtenKey = content.slice(0, colon);
-  const key = trimUnderscores(writtenKey.replace(/[*`~]/g, "").trim()).trim();
-  if (key === "") return null;
-  // `**STATUS:** COMPLETE` and `` `STATUS: COMPLETE` ``: the key's markup closes in the value.
-  const opening = leadingMarkup(writtenKey);
-  const trimmedKey = writtenKey.trim();
-  const openInKey =
-    opening !== "" && !(trimmedKey.length > opening.length * 2 && trimmedKey.endsWith(opening));
-  let value = content.slice(colon + 1).trim();
-  if (openInKey && value.startsWith(opening)) value = value.slice(opening.length);
-  else if (openInKey && value.endsWith(opening)) value = value.slice(0, -opening.length);
-  value = unwrapMarkup(value);
-  const valueIndex = value === "" ? -1 : content.indexOf(value, colon + 1);
-  return {
-    key,
-    value,
-    keyOffset: contentOffset + content.indexOf(key.charAt(0)),
-    valueOffset: contentOffset + (valueIndex < 0 ? colon + 1 : valueIndex),
-  };
-}
-
-/** The text without the underscores it starts and ends with (a loop, not a regex: linear). */
-function trimUnderscores(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && text.charCodeAt(start) === 95) start += 1;
-  while (end > start && text.charCodeAt(end - 1) === 95) end -= 1;
-  return text.slice(start, end);
-}
 
 /** Reads the lines of one closed block into a {@link StatusBlock}. */
 function readBlock(
@@ -150,7 +106,11 @@ export function readLastClosedBlock(
 }
 
 /**
- * Reads the `---RALPH_STATUS---` … `---END_RALPH_STATUS---` block of an agent's answer.
+ * Reads the `---RALPH_STATUS---` … `---END_RALPH_STATUS---` block of an agent's answer, or its
+ * YAML form: a line `RALPH_STATUS:` alone, then `KEY: value` lines, indented or not, up to a
+ * blank line, a code fence or the end of the text (so also in a ```` ```yaml ```` fence). The
+ * YAML form is a block only when a field the block knows (`STATUS`, `EXIT_SIGNAL`, …) is among
+ * its lines, and is closed at its last line.
  *
  * The last closed block wins: an earlier one may be the agent quoting the prompt's template,
  * and a block still open at the end of the text (a cut-off answer) is ignored. Markers and

@@ -63,6 +63,57 @@ describe("extractProse", () => {
     expect(sentences.map((sentence) => sentence.text)).toEqual(["My own words."]);
   });
 
+  it("marks the sentences of quoted records, and only those", () => {
+    const text = [
+      "Recent commits:",
+      "",
+      "- a1b2c3d Fix the parser",
+      "",
+      "## [1.2.0] - 2026-01-15",
+      "",
+      "### Added",
+      "",
+      "- The tokenizer",
+      "",
+      "All good.",
+      "",
+      "- Another entry",
+    ].join("\n");
+    expect(extractProse(text).sentences.map(({ text, quoted }) => [text, quoted])).toEqual([
+      ["Recent commits:", false],
+      ["a1b2c3d Fix the parser", true],
+      ["[1.2.0] - 2026-01-15", false],
+      ["Added", false],
+      ["The tokenizer", true],
+      ["All good.", false],
+      ["Another entry", true],
+    ]);
+  });
+
+  it("ends a section of records at the next heading of its depth", () => {
+    const text = "## Changelog\n\n- Entry\n\n## Next steps\n\n- My own item";
+    expect(extractProse(text).sentences.map(({ text, quoted }) => [text, quoted])).toEqual([
+      ["Changelog", false],
+      ["Entry", true],
+      ["Next steps", false],
+      ["My own item", false],
+    ]);
+  });
+
+  it("carries an introduction to records across the chunks the text is parsed in", () => {
+    const text = `${"Working on it.\n".repeat(39)}Here is the changelog:\n\n- Entry\n\n## Later\n`;
+    const entry = extractProse(text).sentences.find((sentence) => sentence.text === "Entry");
+    expect(entry?.quoted).toBe(true);
+  });
+
+  it("keeps a long quoted list quoted past a chunk boundary", () => {
+    const items = Array.from({ length: 30 }, (_, index) => `- Entry ${index}`).join("\n\n");
+    const text = `Here is the changelog:\n\n${items}\n\n- Last entry\n\nMy own words.`;
+    const sentences = extractProse(text).sentences;
+    expect(sentences.find((sentence) => sentence.text === "Last entry")?.quoted).toBe(true);
+    expect(sentences.find((sentence) => sentence.text === "My own words.")?.quoted).toBe(false);
+  });
+
   it("reads a text that starts with a byte order mark", () => {
     const sentences = extractProse("\uFEFFAll good. `x` here.").sentences;
     expect(sentences.map((sentence) => sentence.text)).toEqual(["All good.", "here."]);

@@ -28,7 +28,7 @@ export interface AnalyzeResponseOptions {
 
 /** What one iteration's answer tells the exit policy. Plain data. */
 export interface ResponseSignals {
-  /** The answer's last closed `---RALPH_STATUS---` block, or `null`. */
+  /** The answer's last closed `---RALPH_STATUS---` block (or YAML-form block), or `null`. */
   readonly statusBlock: StatusBlock | null;
   /**
    * The agent's explicit exit signal after the precedence rules: `EXIT_SIGNAL: false` wins over
@@ -44,7 +44,10 @@ export interface ResponseSignals {
   readonly doneSignal: boolean;
   /** The run only ran tests: `WORK_TYPE: TESTING`, or without a `WORK_TYPE`, the prose shows it. */
   readonly testOnly: boolean;
-  /** The strong completion statements of the prose, as written, each wording once. */
+  /**
+   * The strong completion statements of the prose, as written, each wording once; none from a
+   * quoted changelog or commit list (see `analyzeResponse`).
+   */
   readonly completionPhrases: string[];
   /** How many strong completion statements the prose makes: `completionPhrases.length`. */
   readonly completionIndicatorCount: number;

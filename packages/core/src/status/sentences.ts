@@ -10,6 +10,11 @@ export interface ProseSentence extends TextRange {
   readonly text: string;
   /** Index of the paragraph (or heading, or list item paragraph) the sentence belongs to. */
   readonly paragraph: number;
+  /**
+   * Whether the sentence is in a quoted record the answer lists (a changelog's entries, a
+   * commit list, see `extractProse`): prose, but not the agent's statement about the job now.
+   */
+  readonly quoted: boolean;
 }
 
 /** Characters whose run ends a sentence. */
@@ -113,12 +118,14 @@ export function normalizeSentence(raw: string): string {
  * @param prose - the prose mask of the whole answer (non-prose blanked).
  * @param block - the block's range in the mask.
  * @param paragraph - the block's index, recorded on each sentence.
+ * @param quoted - whether the block is in a quoted record, recorded on each sentence.
  * @returns the block's non-empty sentences in order, with offsets into the answer.
  */
 export function splitSentences(
   prose: string,
   block: TextRange,
   paragraph: number,
+  quoted = false,
 ): ProseSentence[] {
   const sentences: ProseSentence[] = [];
   const push = (start: number, end: number): void => {
@@ -127,7 +134,7 @@ export function splitSentences(
     if (text === "" || !/[\p{L}\p{N}]/u.test(text)) return;
     const leading = raw.length - raw.trimStart().length;
     const trailing = raw.length - raw.trimEnd().length;
-    sentences.push({ text, start: start + leading, end: end - trailing, paragraph });
+    sentences.push({ text, start: start + leading, end: end - trailing, paragraph, quoted });
   };
   for (const line of splitLines(prose.slice(block.start, block.end))) {
     const lineStart = block.start + line.start;

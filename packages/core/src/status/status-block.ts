@@ -44,7 +44,8 @@ export const STATUS_BLOCK_FIELDS = Object.freeze([
 export type StatusBlockField = (typeof STATUS_BLOCK_FIELDS)[number];
 
 /**
- * The `---RALPH_STATUS---` block an agent ends its answer with, read field by field.
+ * The `---RALPH_STATUS---` block an agent ends its answer with (or its YAML form, `RALPH_STATUS:`
+ * and the field lines under it), read field by field.
  * Every known field is `null` when the block does not have it or its value is malformed;
  * a malformed value is described in {@link StatusBlock.problems}.
  */
@@ -70,8 +71,8 @@ export interface StatusBlock {
   readonly fields: Record<string, string>;
   /** Malformed, duplicated or misspelled fields, each with its line and column in the text. */
   readonly problems: Diagnostic[];
-  /** 1-based line of the block's opening marker in the text. */
+  /** 1-based line of the block's opening marker in the text (the YAML form: `RALPH_STATUS:`). */
   readonly line: number;
-  /** 1-based line of the block's closing marker in the text. */
+  /** 1-based line of the block's closing marker in the text (the YAML form: its last line). */
   readonly endLine: number;
 }
