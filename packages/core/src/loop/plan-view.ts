@@ -1,5 +1,5 @@
-import type { ParsedPlan } from "../plan/parsed-plan.js";
-import type { PlanCache } from "../plan/plan-cache.js";
+import type { PlanAnalyses } from "../plan/plan-analyses.js";
+import type { PlanAnalysis } from "../plan/plan-analysis.js";
 import type { PlanSource } from "../plan/plan-source.js";
 import type { PlanStatus } from "../plan/plan-status.js";
 import { parsePrd } from "../plan/prd/parse-prd.js";
@@ -7,7 +7,7 @@ import type { Prd } from "../plan/prd/prd.js";
 import { updatePrd } from "../plan/prd/update-prd.js";
 import type { Requirement } from "../plan/requirements.js";
 import type { Task } from "../plan/task.js";
-import { updatePlan } from "../plan/update-plan.js";
+import { editAnalyzedPlan } from "../plan/update-plan.js";
 
 /** A task as the loop runs it: a plan task, or a prd story seen as one (with dependencies). */
 export type LoopTask = Task & { readonly dependencies?: readonly string[] };
@@ -24,6 +24,8 @@ export interface PlanView {
   readonly requirements: readonly Requirement[];
   /** The parsed prd.json, when the plan is one. */
   readonly prd: Prd | null;
+  /** The markdown plan's analysis (kept, so an edit does not parse it again); `null` for a prd. */
+  readonly analysis: PlanAnalysis | null;
 }
 
 /** Whether a plan source holds a prd.json rather than a markdown plan. */
@@ -57,24 +59,29 @@ function storyAsTask(story: Prd["stories"][number], index: number): LoopTask {
   };
 }
 
-/** Reads and parses the plan (markdown through the cache, or prd.json). Throws the parsers' errors. */
+/**
+ * Reads and parses the plan (markdown through the kept analyses, so a text is parsed once, or
+ * prd.json). Throws the parsers' errors.
+ */
 export async function readPlanView(
   source: PlanSource,
-  cache: PlanCache,
+  analyses: PlanAnalyses,
   optionalHeadings: readonly string[],
 ): Promise<PlanView> {
   const text = await source.read();
   if (isPrdSource(source)) {
     const prd = parsePrd(text, { file: source.path });
-    return { text, tasks: storyTasks(prd), status: null, requirements: [], prd };
+    return { text, tasks: storyTasks(prd), status: null, requirements: [], prd, analysis: null };
   }
-  const parsed: ParsedPlan = cache.parse(text, { file: source.path, optionalHeadings });
+  const analysis = analyses.analyze(text, { file: source.path, optionalHeadings });
+  const parsed = analysis.plan;
   return {
     text,
     tasks: parsed.tasks,
     status: parsed.status,
     requirements: parsed.requirements,
     prd: null,
+    analysis,
   };
 }
 
@@ -108,7 +115,9 @@ export function applyPlanChanges(
     (status.completionIndicators !== changes.status.completionIndicators ||
       status.currentTask !== changes.status.currentTask);
   if (changes.complete.length === 0 && !statusChanged) return view.text;
-  return updatePlan(
+  if (view.analysis === null) return view.text;
+  return editAnalyzedPlan(
+    view.analysis,
     view.text,
     {
       check: changes.complete,

@@ -1,5 +1,5 @@
 import type { LoopConfig } from "../config/loop-config.js";
-import { createPlanCache } from "../plan/plan-cache.js";
+import { PlanAnalyses } from "../plan/plan-analyses.js";
 import { checkRateLimit } from "../policy/rate-limiter.js";
 import { type ExitDecision, shouldExit } from "../policy/should-exit.js";
 import { createInitialState } from "../state/initial-state.js";
@@ -58,7 +58,7 @@ export async function previewIteration(options: RunLoopOptions): Promise<Iterati
   const config = await loadLoopConfig(options);
   const stored = (await createStateManager(options.store).readState(terminalId)).state;
   const now = clock.now();
-  const view = await readPlanView(options.plan, createPlanCache(), config.plans.optional_headings);
+  const view = await readPlanView(options.plan, new PlanAnalyses(), config.plans.optional_headings);
   // The state as the run would start it (a new run record, its streaks and indicators reset).
   const started = startRun(
     stored ?? createInitialState({ planPath: options.plan.path, now: formatTimestamp(now) }),

@@ -11,7 +11,7 @@ import type {
 import { updateMetrics } from "../observe/metrics-document.js";
 import { redactValue } from "../observe/redact-secrets.js";
 import { EmptyPlanError } from "../plan/empty-plan-error.js";
-import { createPlanCache } from "../plan/plan-cache.js";
+import { PlanAnalyses } from "../plan/plan-analyses.js";
 import type { ExitPolicyInput } from "../policy/exit-policy-input.js";
 import { type ExitReason, isCompletionReason } from "../policy/exit-reasons.js";
 import { checkRateLimit, recordCall } from "../policy/rate-limiter.js";
@@ -111,7 +111,8 @@ class LoopRun {
   private readonly terminalId: string;
   private readonly manager: StateManager;
   private readonly logger;
-  private readonly cache = createPlanCache();
+  /** Each plan text's analysis, parsed once: read, edited by the engine, read again. */
+  private readonly cache = new PlanAnalyses();
   private readonly startedAt: number;
   private state: LoopState | null = null;
   private iterationsThisRun = 0;

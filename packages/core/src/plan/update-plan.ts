@@ -1,6 +1,6 @@
 import { checkboxSplices } from "./checkbox-edits.js";
 import type { ParsePlanOptions } from "./parsed-plan.js";
-import { analyzePlan } from "./plan-analysis.js";
+import { analyzePlan, type PlanAnalysis } from "./plan-analysis.js";
 import type { PlanStatusUpdate } from "./plan-status-update.js";
 import { PlanUpdateError, type PlanUpdateIssue } from "./plan-update-error.js";
 import { statusSplices } from "./status-edits.js";
@@ -59,9 +59,29 @@ export function updatePlan(
   edit: PlanEdit,
   options?: UpdatePlanOptions | null,
 ): string {
+  // The lists are checked before the plan is parsed: a wrong call fails fast.
+  idList(edit?.check, "check");
+  idList(edit?.uncheck, "uncheck");
+  return editAnalyzedPlan(analyzePlan(markdown, options), markdown, edit, options);
+}
+
+/**
+ * {@link updatePlan} on a plan already analysed (the engine keeps each text's analysis, so an
+ * edit does not parse the plan again). Internal.
+ *
+ * @param analysis - `analyzePlan(markdown, options)`.
+ * @param markdown - the plan text the analysis is of.
+ * @param edit - as for {@link updatePlan}.
+ * @param options - as for {@link updatePlan}.
+ */
+export function editAnalyzedPlan(
+  analysis: PlanAnalysis,
+  markdown: string,
+  edit: PlanEdit,
+  options?: UpdatePlanOptions | null,
+): string {
   const check = idList(edit?.check, "check");
   const uncheck = idList(edit?.uncheck, "uncheck");
-  const analysis = analyzePlan(markdown, options);
   const issues: PlanUpdateIssue[] = [];
   const splices = [
     ...checkboxSplices(analysis.tasks, check, uncheck, issues),
