@@ -18,16 +18,39 @@ export function withAttempts(state: LoopState, taskId: string, attempts: number)
   return { ...state, task_attempts: { ...(state.task_attempts ?? {}), [taskId]: attempts } };
 }
 
-/** The state with `completed_tasks` as the plan shows them now (an agent may uncheck one). */
+/**
+ * How many completed tasks the plan no longer lists stay in `completed_tasks` (the most recent
+ * ones): a plan that is worked and pruned (checked tasks deleted, new ones appended) keeps a
+ * state of bounded size, rewritten each iteration.
+ */
+export const KEPT_DELETED_COMPLETIONS = 100;
+
+/**
+ * The state with `completed_tasks` as the plan shows them now (an agent may uncheck one): the
+ * plan's checked tasks, and the last {@link KEPT_DELETED_COMPLETIONS} completed tasks it no
+ * longer lists, in completion order. The attempts of tasks it no longer lists are dropped.
+ */
 export function withCompletedFromPlan(state: LoopState, view: PlanView): LoopState {
   const done = view.tasks.filter((task) => task.done).map((task) => task.id);
   const doneIds = new Set(done);
   const planIds = new Set(view.tasks.map((task) => task.id));
-  return {
+  const deleted = state.completed_tasks.filter((id) => !planIds.has(id));
+  const keptDeleted = new Set(deleted.slice(-KEPT_DELETED_COMPLETIONS));
+  const next: LoopState = {
     ...state,
     completed_tasks: withIds(
-      state.completed_tasks.filter((id) => doneIds.has(id) || !planIds.has(id)),
+      state.completed_tasks.filter((id) => doneIds.has(id) || keptDeleted.has(id)),
       done,
+    ),
+  };
+  const attempts = state.task_attempts;
+  if (attempts === undefined) return next;
+  const ids = Object.keys(attempts);
+  if (ids.every((id) => planIds.has(id))) return next;
+  return {
+    ...next,
+    task_attempts: Object.fromEntries(
+      ids.filter((id) => planIds.has(id)).map((id) => [id, attempts[id] ?? 0]),
     ),
   };
 }
