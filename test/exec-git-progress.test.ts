@@ -1,5 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExecutionRequest } from "@loop/core";
@@ -156,6 +163,59 @@ describe("gitProgress", () => {
     );
     expect(() => gitProgress({ cwd: ".", maxFiles: 0 })).toThrow(
       "gitProgress: option `maxFiles` must be a whole number of at least 1, got 0",
+    );
+  });
+
+  it("reads paths with spaces, staged renames and a repository before its first commit", async () => {
+    const cwd = repository();
+    writeFileSync(join(cwd, "with space.txt"), "s\n");
+    const probe = gitProgress({ cwd });
+    const snapshot = await probe.before();
+    appendFileSync(join(cwd, "with space.txt"), "edited\n");
+    git(cwd, "mv", "a.txt", "renamed a.txt");
+    // The untracked file edited again, and the rename (one path: its new name).
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 2, commits: 0 });
+
+    const fresh = temporaryDirectory();
+    git(fresh, "init", "-q");
+    writeFileSync(join(fresh, "first.txt"), "1\n");
+    const first = gitProgress({ cwd: fresh });
+    const before = await first.before();
+    expect(before.repositories[0]).toMatchObject({ kind: "git", head: null });
+    git(fresh, "add", ".");
+    git(fresh, "commit", "-q", "-m", "first");
+    expect(await first.after(before)).toEqual({ filesChanged: 1, commits: 1 });
+  });
+
+  it("runs git once per snapshot (and once more to find the top level, the first time)", async () => {
+    const cwd = repository();
+    const shims = temporaryDirectory();
+    const log = join(shims, "runs.log");
+    const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+    writeFileSync(
+      join(shims, "git"),
+      `#!/bin/sh\necho "$*" >> "${log}"\nexec "${realGit}" "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    const path = process.env.PATH;
+    process.env.PATH = `${shims}:${path ?? ""}`;
+    try {
+      const probe = gitProgress({ cwd });
+      for (let iteration = 0; iteration < 3; iteration += 1) {
+        const snapshot = await probe.before();
+        writeFileSync(join(cwd, `file-${iteration}.txt`), "x\n");
+        expect(await probe.after(snapshot)).toEqual({ filesChanged: 1, commits: 0 });
+      }
+    } finally {
+      process.env.PATH = path;
+    }
+    const runs = readFileSync(log, "utf8").trim().split("\n");
+    expect(runs).toHaveLength(1 + 3 * 2);
+    expect(runs[0]).toBe("rev-parse --show-toplevel");
+    expect(runs.slice(1).every((run) => run.startsWith("status --porcelain=v2 --branch"))).toBe(
+      true,
     );
   });
 });

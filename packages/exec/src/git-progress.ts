@@ -96,13 +96,24 @@ const DEFAULT_MAX_FILES = 20_000;
 export function gitProgress(options: GitProgressOptions): GitProgress {
   const directories = readDirectories(options);
   const settings = readSettings(options);
+  // A directory's repository top level, found once: one git run per snapshot after that.
+  const tops = new Map<string, Promise<string | null>>();
+  const topOf = (cwd: string): Promise<string | null> => {
+    let top = tops.get(cwd);
+    if (top === undefined) {
+      top = readTopLevel(cwd);
+      tops.set(cwd, top);
+    }
+    return top;
+  };
+  const settingsWithTop = { ...settings, topOf };
   return {
     async before() {
-      const snapshots = directories.map((cwd) => snapshotDirectory(cwd, settings));
+      const snapshots = directories.map((cwd) => snapshotDirectory(cwd, settingsWithTop));
       return { repositories: await Promise.all(snapshots) };
     },
     async after(snapshot) {
-      const compared = snapshot.repositories.map((item) => compareDirectory(item, settings));
+      const compared = snapshot.repositories.map((item) => compareDirectory(item, settingsWithTop));
       const results = await Promise.all(compared);
       return {
         filesChanged: results.reduce((total, result) => total + result.filesChanged, 0),
@@ -116,6 +127,11 @@ interface Settings {
   readonly exclude: readonly string[];
   readonly outsideGit: "ignore" | "snapshot";
   readonly maxFiles: number;
+}
+
+/** The settings, and how to find a directory's repository top level (kept per probe). */
+interface ProbeSettings extends Settings {
+  readonly topOf: (cwd: string) => Promise<string | null>;
 }
 
 function readDirectories(options: GitProgressOptions | null | undefined): readonly string[] {
@@ -167,29 +183,66 @@ function git(cwd: string, args: readonly string[]): Promise<string | null> {
   });
 }
 
-/** `git status` as path → status code, leaving out `excluded` paths. */
-async function readStatus(
+/** What one `git status --porcelain=v2 --branch` tells: `HEAD`, and each listed path's code. */
+interface RepositoryStatus {
+  /** `HEAD`'s commit; `null` before the first commit (or when git failed). */
+  readonly head: string | null;
+  /** Path → its two-letter status code as `--porcelain` v1 writes it (` M`, `??`, `R `…). */
+  readonly status: Map<string, string>;
+}
+
+/** The two-letter code of a v2 entry's `XY` field, as v1 writes it (`.` is a space). */
+function v1Code(xy: string): string {
+  return xy.replaceAll(".", " ");
+}
+
+/**
+ * `HEAD` and `git status` in one git run (`--porcelain=v2 --branch -z`), paths relative to the
+ * top level, leaving out `excluded` paths.
+ */
+async function readRepository(
   cwd: string,
   excluded: (path: string) => boolean,
-): Promise<Map<string, string>> {
-  const output = await git(cwd, ["status", "--porcelain", "-z", "--untracked-files=all"]);
+): Promise<RepositoryStatus> {
+  const output = await git(cwd, [
+    "status",
+    "--porcelain=v2",
+    "--branch",
+    "-z",
+    "--untracked-files=all",
+  ]);
   const status = new Map<string, string>();
-  if (output === null) return status;
+  let head: string | null = null;
+  if (output === null) return { head, status };
   const entries = output.split("\0");
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index] ?? "";
-    if (entry.length < 4) continue;
-    const code = entry.slice(0, 2);
-    const path = entry.slice(3);
-    if (!excluded(path)) status.set(path, code);
-    // A rename or copy is followed by its source path.
-    if (code.startsWith("R") || code.startsWith("C")) index++;
+    let code: string;
+    let path: string;
+    if (entry.startsWith("# branch.oid ")) {
+      const oid = entry.slice("# branch.oid ".length);
+      head = oid === "(initial)" ? null : oid;
+      continue;
+    }
+    if (entry.startsWith("? ") || entry.startsWith("! ")) {
+      code = entry.startsWith("?") ? "??" : "!!";
+      path = entry.slice(2);
+    } else if (entry.startsWith("1 ") || entry.startsWith("2 ") || entry.startsWith("u ")) {
+      // Fields before the path: 8 for an ordinary entry, 9 for a rename or copy (its score),
+      // 10 for an unmerged one. The path itself may hold spaces.
+      const skip = entry.startsWith("1 ") ? 8 : entry.startsWith("2 ") ? 9 : 10;
+      let at = 0;
+      for (let field = 0; field < skip && at >= 0; field++) at = entry.indexOf(" ", at) + 1;
+      code = v1Code(entry.slice(2, 4));
+      path = entry.slice(at);
+      // A rename or copy is followed by its source path.
+      if (entry.startsWith("2 ")) index++;
+    } else {
+      continue;
+    }
+    if (path !== "" && !excluded(path)) status.set(path, code);
   }
-  return status;
-}
-
-async function readHead(cwd: string): Promise<string | null> {
-  return (await git(cwd, ["rev-parse", "--verify", "-q", "HEAD"]))?.trim() || null;
+  return { head, status };
 }
 
 /** The repository's top level (status paths are relative to it); `null` outside git. */
@@ -203,8 +256,11 @@ async function fingerprintsOf(top: string, paths: Iterable<string>): Promise<Map
   return new Map(list.map((path, index) => [path, prints[index] ?? "missing"]));
 }
 
-async function snapshotDirectory(cwd: string, settings: Settings): Promise<GitRepositorySnapshot> {
-  const top = await readTopLevel(cwd);
+async function snapshotDirectory(
+  cwd: string,
+  settings: ProbeSettings,
+): Promise<GitRepositorySnapshot> {
+  const top = await settings.topOf(cwd);
   if (top === null) {
     const empty = { cwd, head: null, status: new Map(), fingerprints: new Map() };
     if (settings.outsideGit === "ignore") return { ...empty, kind: "none", truncated: false };
@@ -216,7 +272,7 @@ async function snapshotDirectory(cwd: string, settings: Settings): Promise<GitRe
     return { ...empty, kind: "tree", fingerprints: tree.files, truncated: tree.truncated };
   }
   const excluded = progressExclusions(cwd, top, settings.exclude);
-  const [head, status] = await Promise.all([readHead(cwd), readStatus(cwd, excluded)]);
+  const { head, status } = await readRepository(cwd, excluded);
   const fingerprints = await fingerprintsOf(top, status.keys());
   return { cwd, kind: "git", head, status, fingerprints, truncated: false };
 }
@@ -234,7 +290,7 @@ function differing(
 
 async function compareDirectory(
   before: GitRepositorySnapshot,
-  settings: Settings,
+  settings: ProbeSettings,
 ): Promise<GitProgressResult> {
   if (before.kind === "none") return { filesChanged: 0, commits: 0 };
   const changed = new Set<string>();
@@ -247,12 +303,9 @@ async function compareDirectory(
     differing(before.fingerprints, seen, changed);
     return { filesChanged: changed.size, commits: 0 };
   }
-  const top = (await readTopLevel(before.cwd)) ?? before.cwd;
+  const top = (await settings.topOf(before.cwd)) ?? before.cwd;
   const excluded = progressExclusions(before.cwd, top, settings.exclude);
-  const [head, status] = await Promise.all([
-    readHead(before.cwd),
-    readStatus(before.cwd, excluded),
-  ]);
+  const { head, status } = await readRepository(before.cwd, excluded);
   differing(before.status, status, changed);
   const fingerprints = await fingerprintsOf(top, status.keys());
   for (const [path, print] of fingerprints) {
