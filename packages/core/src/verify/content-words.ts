@@ -24,14 +24,18 @@ function isContentWord(word: string, wordStem: string): boolean {
  * `content` also leaves out stop words and filler.
  *
  * @param text - a task title or requirement.
+ * @param stemWord - the stemmer ({@link stem}, or one that remembers its answers).
  * @returns the content stems and all stems.
  */
-export function matchingWords(text: string): MatchingWords {
+export function matchingWords(
+  text: string,
+  stemWord: (word: string) => string = stem,
+): MatchingWords {
   const content = new Set<string>();
   const all = new Set<string>();
   const normalized = normalizeText(text);
   for (const word of normalized === "" ? [] : normalized.split(" ")) {
-    const wordStem = stem(word);
+    const wordStem = stemWord(word);
     all.add(wordStem);
     if (isContentWord(word, wordStem)) content.add(wordStem);
   }

@@ -36,6 +36,20 @@ export function coverageVector(
   });
 }
 
+/** Scores are rounded to millionths: a score is `scaled / SCORE_SCALE` for an integer `scaled`. */
+export const SCORE_SCALE = 1e6;
+
+/**
+ * A mean coverage in millionths, rounded: the integer behind every score (so that 4 of 5 words
+ * is exactly 800000, and 0.8 once divided by {@link SCORE_SCALE}).
+ *
+ * @param sum - the coverage values added up in requirement-word order, from 0.
+ * @param wordCount - how many requirement words (> 0).
+ */
+export function scaledScore(sum: number, wordCount: number): number {
+  return Math.round((sum / wordCount) * SCORE_SCALE);
+}
+
 /**
  * The mean of a coverage vector, rounded to 6 decimals (so that 4 of 5 words is exactly
  * 0.8); 0 for an empty vector.
@@ -43,5 +57,5 @@ export function coverageVector(
 export function coverageScore(vector: readonly number[]): number {
   if (vector.length === 0) return 0;
   const sum = vector.reduce((total, value) => total + value, 0);
-  return Math.round((sum / vector.length) * 1e6) / 1e6;
+  return scaledScore(sum, vector.length) / SCORE_SCALE;
 }

@@ -132,3 +132,16 @@ describe("matchRequirements with several tasks", () => {
     expect(match).toMatchObject({ score: 1, matched: true, tasks: [both] });
   });
 });
+
+describe("matchRequirements candidates", () => {
+  it("are frozen, and one object per task and score across requirements", () => {
+    const requirements = [{ text: "Login endpoint" }, { text: "Endpoint for login" }];
+    const tasks = [task("A", "Create login endpoint"), task("B", "Profile page endpoint")];
+    const [first, second] = matchRequirements(requirements, tasks);
+    const [login] = first?.candidates ?? [];
+    expect(login).toEqual({ task: tasks[0], score: 1 });
+    expect(Object.isFrozen(login)).toBe(true);
+    expect(second?.candidates[0]).toBe(login);
+    expect(second?.candidates[1]).toEqual({ task: tasks[1], score: 0.5 });
+  });
+});

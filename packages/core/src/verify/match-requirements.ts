@@ -1,17 +1,18 @@
-import { type MatchingWords, matchingWords } from "./content-words.js";
-import { coverageScore, coverageVector, wordsToCompare } from "./coverage.js";
+import { combineTasks, MINIMUM_PARTNER_SCORE, type ScoredTask } from "./combine-tasks.js";
+import type { MatchingWords } from "./content-words.js";
+import { coverageVector, wordsToCompare } from "./coverage.js";
+import { createMatchContext, type MatchContext } from "./match-context.js";
+import { rankByScore } from "./rank-by-score.js";
 import type {
   CompletedTaskInput,
   RequirementInput,
   RequirementMatch,
   TaskCandidate,
 } from "./requirement-match.js";
-import {
-  checkCount,
-  checkThreshold,
-  DEFAULT_FUZZY_MATCH_THRESHOLD,
-  DEFAULT_MAX_COMBINED_TASKS,
-} from "./verification-options.js";
+import { toRequirementMatch } from "./requirement-verdict.js";
+import { resolveMatchOptions } from "./verification-options.js";
+
+const NO_WORDS: MatchingWords = { content: [], all: [] };
 
 /** Options of {@link matchRequirements}. */
 export interface MatchRequirementsOptions {
@@ -28,102 +29,53 @@ export interface MatchRequirementsOptions {
 }
 
 /**
- * The least score a task must reach alone to take part in a combination: it must be about the
- * requirement in its own right, not lend it one stray word.
+ * The best task and every task that may partner it (scoring at least
+ * {@link MINIMUM_PARTNER_SCORE}), best first, with their coverage vectors.
  */
-export const MINIMUM_PARTNER_SCORE = 0.5;
-
-/** A candidate with its per-requirement-word coverage. */
-interface ScoredTask<Task> {
-  readonly task: Task;
-  readonly index: number;
-  readonly vector: readonly number[];
-  readonly score: number;
-}
-
-function union(left: readonly number[], right: readonly number[]): number[] {
-  return left.map((value, index) => Math.max(value, right[index] ?? 0));
-}
-
-/** Whether both cover some requirement word (they are about the same thing). */
-function shareAWord(left: readonly number[], right: readonly number[]): boolean {
-  return left.some((value, index) => value > 0 && (right[index] ?? 0) > 0);
-}
-
-/**
- * Greedily grows a combination from the best task: each step adds the eligible partner that
- * raises the combined score most, until the threshold is reached, the size limit is hit or no
- * partner helps. Eligible: scores at least {@link MINIMUM_PARTNER_SCORE} alone, shares a
- * covered word with the combination, and covers a word better than it does.
- */
-function combine<Task>(
-  ranked: readonly ScoredTask<Task>[],
-  threshold: number,
-  maxCombinedTasks: number,
-): { readonly tasks: Task[]; readonly score: number } | null {
-  const [best] = ranked;
-  if (best === undefined) return null;
-  const members = [best];
-  let vector: readonly number[] = best.vector;
-  let score = best.score;
-  while (members.length < maxCombinedTasks && score < threshold) {
-    let chosen: { partner: ScoredTask<Task>; vector: number[]; score: number } | null = null;
-    for (const partner of ranked) {
-      if (members.includes(partner) || partner.score < MINIMUM_PARTNER_SCORE) continue;
-      if (!shareAWord(vector, partner.vector)) continue;
-      const combined = union(vector, partner.vector);
-      const combinedScore = coverageScore(combined);
-      if (combinedScore > (chosen?.score ?? score)) {
-        chosen = { partner, vector: combined, score: combinedScore };
-      }
-    }
-    if (chosen === null) break;
-    members.push(chosen.partner);
-    vector = chosen.vector;
-    score = chosen.score;
+function partnersOf<Task extends CompletedTaskInput>(
+  context: MatchContext<Task>,
+  requirementWords: MatchingWords,
+  candidates: readonly TaskCandidate<Task>[],
+  ranked: Int32Array,
+): ScoredTask<Task>[] {
+  const scored: ScoredTask<Task>[] = [];
+  for (const [rank, candidate] of candidates.entries()) {
+    if (rank > 0 && candidate.score < MINIMUM_PARTNER_SCORE) break;
+    const taskWords = context.taskWords[context.sums.positions[ranked[rank] ?? 0] ?? 0];
+    const compared = wordsToCompare(requirementWords, taskWords ?? NO_WORDS);
+    const vector = coverageVector(compared.requirementWords, compared.taskWords);
+    scored.push({ task: candidate.task, vector, score: candidate.score });
   }
-  return score >= threshold && members.length > 1
-    ? { tasks: members.map((member) => member.task), score }
-    : null;
+  return scored;
 }
 
 function matchOne<Requirement extends RequirementInput, Task extends CompletedTaskInput>(
   requirement: Requirement,
-  tasks: readonly { readonly task: Task; readonly words: MatchingWords }[],
-  threshold: number,
-  maxCombinedTasks: number,
+  context: MatchContext<Task>,
 ): RequirementMatch<Requirement, Task> {
-  const requirementWords = matchingWords(requirement.text);
-  const ranked = tasks
-    .map(({ task, words }, index): ScoredTask<Task> => {
-      const compared = wordsToCompare(requirementWords, words);
-      const vector = coverageVector(compared.requirementWords, compared.taskWords);
-      return { task, index, vector, score: coverageScore(vector) };
-    })
-    .filter((scored) => scored.score > 0)
-    .sort((left, right) => right.score - left.score || left.index - right.index);
-  const candidates: TaskCandidate<Task>[] = ranked.map(({ task, score }) => ({ task, score }));
-  const best = ranked[0];
+  const { sums, pool } = context;
+  const { threshold, maxCombinedTasks } = context.settings;
+  const words = context.wordsOf(requirement.text);
+  // As wordsToCompare: the content words, or all words when there are none.
+  const useContent = words.content.length > 0;
+  const requirementWords = useContent ? words.content : words.all;
+  if (requirementWords.length === 0) return toRequirementMatch(requirement, [], null, threshold);
+  const index = useContent ? context.contentIndex : context.allIndex();
+  sums.fill(requirementWords.map((word) => index.matchesOf(word)));
+  const ranked = rankByScore(sums.scaled, sums.scoredCount, context.ranking);
+  const candidates = pool.candidatesOf(ranked, sums.positions, sums.scaled);
+  const best = candidates[0];
   const combination =
-    best !== undefined && best.score < threshold
-      ? combine(ranked, threshold, maxCombinedTasks)
+    best !== undefined && best.score < threshold && maxCombinedTasks > 1
+      ? combineTasks(partnersOf(context, words, candidates, ranked), threshold, maxCombinedTasks)
       : null;
-  const score = combination?.score ?? best?.score ?? 0;
-  const matched = (best !== undefined || combination !== null) && score >= threshold;
-  return {
-    requirement,
-    score,
-    matched,
-    met: matched || requirement.checked === true,
-    tasks: combination?.tasks ?? (best === undefined ? [] : [best.task]),
-    candidates,
-  };
+  return toRequirementMatch(requirement, candidates, combination, threshold);
 }
 
 /**
  * Matches each requirement to the completed tasks that meet it.
  *
- * Every completed task is scored against every requirement with {@link similarity}
+ * Every completed task is scored against every requirement as {@link similarity} scores it
  * (`similarity(task.title, requirement.text)`: the share of the requirement's content words
  * the task says, typo- and inflection-tolerant). A requirement is `matched` when its best task
  * scores at least `threshold`.
@@ -138,7 +90,13 @@ function matchOne<Requirement extends RequirementInput, Task extends CompletedTa
  *
  * Tasks with `done: false` are left out. A requirement checked in the plan
  * (`checked: true`) is `met` even when not `matched`. Results keep the requirements' order and
- * return the given objects.
+ * return the given objects; candidate objects are frozen, and one task with one score may be
+ * the same object in several requirements' candidates.
+ *
+ * Cost: each text is read once; the tasks are indexed by word, so a requirement is compared
+ * only with the tasks that say one of its words or a typo of one (any other task scores 0, so
+ * the result is the same). The time grows with the texts and with the number of candidates
+ * returned (the pairs scoring above 0), not with tasks × requirements.
  *
  * @param requirements - the plan's requirements (Acceptance Criteria, Success Metrics,
  * Constraints).
@@ -165,18 +123,7 @@ export function matchRequirements<
   completedTasks: readonly Task[],
   options?: MatchRequirementsOptions | null,
 ): RequirementMatch<Requirement, Task>[] {
-  const caller = "matchRequirements";
-  const threshold = checkThreshold(options?.threshold ?? DEFAULT_FUZZY_MATCH_THRESHOLD, caller);
-  const maxCombinedTasks = checkCount(
-    options?.maxCombinedTasks ?? DEFAULT_MAX_COMBINED_TASKS,
-    "maxCombinedTasks",
-    1,
-    caller,
-  );
-  const tasks = completedTasks
-    .filter((task) => task.done !== false)
-    .map((task) => ({ task, words: matchingWords(task.title) }));
-  return requirements.map((requirement) =>
-    matchOne(requirement, tasks, threshold, maxCombinedTasks),
-  );
+  const settings = resolveMatchOptions(options, "matchRequirements");
+  const context = createMatchContext(completedTasks, settings);
+  return requirements.map((requirement) => matchOne(requirement, context));
 }

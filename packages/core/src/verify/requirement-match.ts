@@ -26,7 +26,10 @@ export interface CompletedTaskInput {
   readonly done?: boolean | undefined;
 }
 
-/** One completed task ranked against one requirement. */
+/**
+ * One completed task ranked against one requirement. Frozen; a task with the same score
+ * against several requirements may be one object shared by their candidate lists.
+ */
 export interface TaskCandidate<Task extends CompletedTaskInput = CompletedTaskInput> {
   /** The task, as given. */
   readonly task: Task;

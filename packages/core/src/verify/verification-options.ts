@@ -19,3 +19,35 @@ export function checkCount(value: number, name: string, minimum: number, caller:
   }
   return value;
 }
+
+/** The threshold and combination size of one matching call, checked and defaulted. */
+export interface MatchSettings {
+  /** The score a requirement must reach, in [0, 1]. */
+  readonly threshold: number;
+  /** The largest number of tasks that may meet one requirement together, ≥ 1. */
+  readonly maxCombinedTasks: number;
+}
+
+/**
+ * Checks the options of a matching call and fills in the defaults (threshold 0.8, two tasks).
+ *
+ * @throws {RangeError} when `threshold` is not in [0, 1] or `maxCombinedTasks` is not an
+ * integer ≥ 1.
+ */
+export function resolveMatchOptions(
+  options:
+    | { readonly threshold?: number | undefined; readonly maxCombinedTasks?: number | undefined }
+    | null
+    | undefined,
+  caller: string,
+): MatchSettings {
+  return {
+    threshold: checkThreshold(options?.threshold ?? DEFAULT_FUZZY_MATCH_THRESHOLD, caller),
+    maxCombinedTasks: checkCount(
+      options?.maxCombinedTasks ?? DEFAULT_MAX_COMBINED_TASKS,
+      "maxCombinedTasks",
+      1,
+      caller,
+    ),
+  };
+}

@@ -1,12 +1,21 @@
 import { distance } from "fastest-levenshtein";
 
 /**
+ * The most typing errors two different stems may differ by and still match (stems of 8 letters
+ * or more); shorter stems are allowed fewer. Candidate search relies on it as a bound.
+ */
+export const MAX_TYPO_EDITS = 2;
+
+/** The shortest stem allowed a typing error: shorter stems match only when equal. */
+export const MIN_TYPO_LENGTH = 5;
+
+/**
  * How many typing errors two stems may differ by and still match, by the longer stem's
  * length: none up to 4 letters (`test` ≠ `text`, `jwt` ≠ `jws`), 1 up to 7, 2 from 8.
  */
 function allowedEdits(length: number): number {
-  if (length <= 4) return 0;
-  return length <= 7 ? 1 : 2;
+  if (length < MIN_TYPO_LENGTH) return 0;
+  return length <= 7 ? 1 : MAX_TYPO_EDITS;
 }
 
 /** Whether `a` becomes `b` by swapping two adjacent letters (`bcrpyt` → `bcrypt`). */
