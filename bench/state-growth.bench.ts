@@ -40,7 +40,7 @@ function countingStore(): { store: StateStore; written: { bytes: number } } {
       return inner.set(terminal, key, text);
     },
     delete: (terminal, key) => inner.delete(terminal, key),
-    lock: (terminal, options) => inner.lock(terminal, options),
+    lock: (terminal) => inner.lock(terminal),
   };
   return { store, written };
 }

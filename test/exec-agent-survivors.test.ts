@@ -6,6 +6,7 @@ import { AGENT_TOKEN_VARIABLE, CommandExecutor, stopAgentSurvivors } from "@loop
 import { afterEach, describe, expect, it } from "vitest";
 import { executionRequest } from "./support/execution-request.js";
 import { FAKE_AGENT } from "./support/fake-agent.js";
+import { statFields } from "./support/proc-stat.js";
 
 // stopAgentSurvivors: what the next run does about an agent a killed loop left running. Real
 // processes, read from Linux's /proc as the code reads them: a survivor is stopped only when it
@@ -25,16 +26,6 @@ afterEach(() => {
     }
   }
 });
-
-/** The fields of `/proc/<pid>/stat` from the state on (the 3rd), or `null` when it is gone. */
-function statFields(pid: number): string[] | null {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return text.slice(text.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return null;
-  }
-}
 
 /** Whether `pid` still runs (a zombie waiting to be reaped does not). */
 function isRunning(pid: number): boolean {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LoopStateSchema } from "@loop/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { statFields } from "../support/proc-stat.js";
 import { createTestProject, LOOP_BIN, type TestProject } from "./support.js";
 
 // `loop run` stopped or killed while its agent runs. The agent leads a process group of its own,
@@ -75,16 +76,6 @@ function readRecords(): AgentRecord[] {
     .split("\n")
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as AgentRecord);
-}
-
-/** The fields of `/proc/<pid>/stat` from the state (the 3rd) on; `null` when it is gone. */
-function statFields(pid: number): string[] | null {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return text.slice(text.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return null;
-  }
 }
 
 /** Whether `pid` runs (not a zombie), and is the process that started at `ticks` if given. */

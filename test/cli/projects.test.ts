@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -73,6 +73,18 @@ async function gitProject(name: string, files: Record<string, string> = {}): Pro
   await mkdir(dir);
   await initGitRepository(dir, { "plan.md": PLAN, ...files }, env);
   return dir;
+}
+
+/** Resolves once the slow agent of `loop run` (`child`) wrote its pid file. */
+function agentStarted(child: ChildProcess, pidFile: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    child.on("exit", () => reject(new Error("loop run ended before its agent started")));
+    const poll = setInterval(() => {
+      if (!existsSync(pidFile)) return;
+      clearInterval(poll);
+      resolve();
+    }, 50);
+  });
 }
 
 const loop = (dir: string, args: readonly string[]): Promise<CliRun> =>
@@ -258,14 +270,7 @@ describe("a second loop, and a crashed one", { timeout: 60_000 }, () => {
     });
     const pidFile = join(dir, "agent.pid");
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.on("exit", () => reject(new Error("loop run ended before its agent started")));
-        const poll = setInterval(() => {
-          if (!existsSync(pidFile)) return;
-          clearInterval(poll);
-          resolve();
-        }, 50);
-      });
+      await agentStarted(child, pidFile);
       const running = await loop(dir, ["status"]);
       expect(running.stdout).toMatch(new RegExp(`run\\s+running \\(pid ${child.pid}\\)`));
       // A second loop on the same terminal is refused, and writes nothing.
@@ -305,14 +310,7 @@ describe("two terminals, two plans, one project", { timeout: 60_000 }, () => {
     );
     const pidFile = join(dir, "agent.pid");
     try {
-      await new Promise<void>((resolve, reject) => {
-        first.on("exit", () => reject(new Error("loop run ended before its agent started")));
-        const poll = setInterval(() => {
-          if (!existsSync(pidFile)) return;
-          clearInterval(poll);
-          resolve();
-        }, 50);
-      });
+      await agentStarted(first, pidFile);
       const second = ["run", "other.md", "--terminal-id", "two", "--cmd", `node ${DEMO_AGENT}`];
       // The default: the project's terminals share one plan, so another plan waits its turn.
       const refused = await loop(dir, second);

@@ -75,22 +75,21 @@ export class CoverageSums {
 
   /** Adds `similarity` to the sum of each of `tasks`; returns the new touched count. */
   #add(tasks: readonly number[], similarity: number, touchedCount: number): number {
-    const fill = this.#fillCount;
-    const filled = this.#filled;
-    const sums = this.#sums;
-    const touched = this.#touched;
     let count = touchedCount;
-    for (const task of tasks) {
-      if (filled[task] === fill) {
-        sums[task] = (sums[task] ?? 0) + similarity;
-      } else {
-        filled[task] = fill;
-        sums[task] = 0 + similarity;
-        touched[count] = task;
-        count += 1;
-      }
-    }
+    for (const task of tasks) count = this.#addTo(task, similarity, count);
     return count;
+  }
+
+  /** Adds `similarity` to one task's sum, touching it first; returns the new touched count. */
+  #addTo(task: number, similarity: number, touchedCount: number): number {
+    if (this.#filled[task] === this.#fillCount) {
+      this.#sums[task] = (this.#sums[task] ?? 0) + similarity;
+      return touchedCount;
+    }
+    this.#filled[task] = this.#fillCount;
+    this.#sums[task] = 0 + similarity;
+    this.#touched[touchedCount] = task;
+    return touchedCount + 1;
   }
 
   /**
@@ -116,22 +115,9 @@ export class CoverageSums {
         }
       }
     }
-    // The loop of #add with a similarity per task, written out: this is the hot path.
-    const fill = this.#fillCount;
-    const filled = this.#filled;
-    const sums = this.#sums;
-    const touched = this.#touched;
     let count = touchedCount;
     for (const task of wordTasks.subarray(0, wordTaskCount)) {
-      const similarity = best[task] ?? 0;
-      if (filled[task] === fill) {
-        sums[task] = (sums[task] ?? 0) + similarity;
-      } else {
-        filled[task] = fill;
-        sums[task] = 0 + similarity;
-        touched[count] = task;
-        count += 1;
-      }
+      count = this.#addTo(task, best[task] ?? 0, count);
     }
     return count;
   }
