@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
+import { stripVTControlCharacters } from "node:util";
 
 // `pnpm bench:doc`: runs every benchmark (`pnpm bench`'s bench/run.ts) and writes what they
 // print into docs/performance.md, between its bench markers, with the machine it ran on. The
@@ -26,7 +27,7 @@ const section = [
   `Measured by \`pnpm bench:doc\` on ${machine}.`,
   "",
   "```text",
-  output.replace(/\u001b\[[0-9;]*m/g, "").trim(),
+  stripVTControlCharacters(output).trim(),
   "```",
   "",
 ].join("\n");
