@@ -14,11 +14,13 @@ describe("PlanAnalyses (the engine's memo of parsed plans)", () => {
     expect(Object.isFrozen(first.plan.tasks[0])).toBe(true);
   });
 
-  it("keeps the four most recent texts and parses an older one again", () => {
+  it("keeps the two most recent texts (the agent's and the engine's) and parses an older one again", () => {
     const analyses = new PlanAnalyses();
     const oldest = analyses.analyze(plan(0));
-    for (let n = 1; n <= 4; n += 1) analyses.analyze(plan(n));
-    expect(analyses.analyze(plan(4))).toBe(analyses.analyze(plan(4)));
+    const agents = analyses.analyze(plan(1));
+    const engines = analyses.analyze(plan(2));
+    expect(analyses.analyze(plan(1))).toBe(agents);
+    expect(analyses.analyze(plan(2))).toBe(engines);
     expect(analyses.analyze(plan(0))).not.toBe(oldest);
   });
 

@@ -2,15 +2,20 @@ import { deepFreeze } from "./deep-freeze.js";
 import type { ParsePlanOptions } from "./parsed-plan.js";
 import { analyzePlan, type PlanAnalysis } from "./plan-analysis.js";
 
-/** How many analyses a {@link PlanAnalyses} keeps: the plan before and after an edit, and a spare. */
-const MAX_ENTRIES = 4;
+/**
+ * How many analyses a {@link PlanAnalyses} keeps: the plan as the agent left it and as the
+ * engine wrote it — the next iteration starts from the latter. An analysis holds the whole
+ * tree, so no more are kept.
+ */
+const MAX_ENTRIES = 2;
 
 /**
  * The engine's memo of plan analyses (tree, outline, tasks with their checkboxes, status): a
  * plan text is parsed once while it is kept, whether the engine reads it, edits it or reads it
- * again after its own write. Keyed by the optional headings, then the text; the least recently
- * used entry goes first. The parsed plan of each analysis is frozen, as `createPlanCache`'s
- * results are, since every caller shares it (the tree is not: it is the engine's own).
+ * again after its own write. Keyed by the optional headings, then the text; two are kept, and
+ * the one analysed first goes first. The parsed plan of each analysis is frozen, as
+ * `createPlanCache`'s results are, since every caller shares it (the tree is not: it is the
+ * engine's own).
  */
 export class PlanAnalyses {
   readonly #byHeadings = new Map<string, Map<string, PlanAnalysis>>();
