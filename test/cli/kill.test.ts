@@ -193,8 +193,10 @@ describe.runIf(onLinux)(
         { FAKE_AGENT_MODE: "stubborn-grandchild", FAKE_AGENT_PID_FILE: pidFile },
         `'${FAKE_AGENT}'`,
       );
-      await waitFor(() => existsSync(pidFile), "the agent's grandchild");
-      const [agent = 0, grandchild = 0] = readFileSync(pidFile, "utf8").split(" ").map(Number);
+      // The file may be seen created but not yet written: wait for both pids.
+      const pids = () => (existsSync(pidFile) ? readFileSync(pidFile, "utf8") : "");
+      await waitFor(() => /^\d+ \d+$/.test(pids()), "the agent's grandchild");
+      const [agent = 0, grandchild = 0] = pids().split(" ").map(Number);
       expect(statFields(grandchild)?.[2]).toBe(String(agent));
       loop.child.kill("SIGTERM");
       expect((await loop.exited).code).toBe(130);
