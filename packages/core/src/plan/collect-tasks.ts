@@ -1,4 +1,4 @@
-import type { ListItem, Nodes } from "mdast";
+import type { ListItem, Nodes, Paragraph } from "mdast";
 import type { CheckboxSpan } from "./markdown-tree.js";
 import { plainText } from "./plain-text.js";
 import type { PlanBlock } from "./plan-outline.js";
@@ -73,7 +73,7 @@ function visit(node: Nodes, scope: Scope, parentIndex: number | null, depth: num
   let childParent = parentIndex;
   let childDepth = depth;
   if (typeof node.checked === "boolean" && checkbox !== undefined && node.position) {
-    const paragraph = node.children.find((child) => child.type === "paragraph");
+    const paragraph = firstParagraph(node);
     const text = paragraph === undefined ? "" : plainText(paragraph);
     const explicit = readExplicitTaskId(text);
     childParent = scope.drafts.length;
@@ -93,4 +93,9 @@ function visit(node: Nodes, scope: Scope, parentIndex: number | null, depth: num
     });
   }
   for (const child of node.children) visit(child, scope, childParent, childDepth);
+}
+
+function firstParagraph(item: ListItem): Paragraph | undefined {
+  for (const child of item.children) if (child.type === "paragraph") return child;
+  return undefined;
 }

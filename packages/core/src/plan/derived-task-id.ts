@@ -1,3 +1,5 @@
+const ascii = /^\p{ASCII}*$/u;
+
 /** Longest slug kept, in code points, before cutting at a word boundary. */
 const maximumSlugLength = 48;
 
@@ -16,11 +18,13 @@ const maximumSlugLength = 48;
  * ```
  */
 export function slugifyTaskTitle(title: string): string {
-  const slug = title
-    .normalize("NFKC")
+  // NFKC leaves ASCII as it is.
+  const slug = (ascii.test(title) ? title : title.normalize("NFKC"))
     .toLowerCase()
     .replace(/[^\p{L}\p{M}\p{N}]+/gu, "-")
     .replace(/^-+|-+$/gu, "");
+  // No more UTF-16 code units than the limit: no more code points either.
+  if (slug.length <= maximumSlugLength) return slug;
   const codePoints = Array.from(slug);
   if (codePoints.length <= maximumSlugLength) return slug;
   let cut = codePoints.slice(0, maximumSlugLength);
@@ -81,30 +85,45 @@ export interface TaskIdInput {
  * @returns their ids, in the same order.
  */
 export function assignTaskIds(tasks: readonly TaskIdInput[]): string[] {
-  const bases = tasks.map((task) =>
-    task.explicitId === null ? derivedTaskIdBase(task.title) : null,
-  );
+  if (tasks.every(hasExplicitId)) return tasks.map((task) => task.explicitId ?? "");
+  const bases: (string | null)[] = new Array(tasks.length);
   const explicitIds = new Set<string>();
   const reserved = new Set<string>();
-  for (const [index, task] of tasks.entries()) {
+  for (let index = 0; index < tasks.length; index += 1) {
+    const task = tasks[index] as TaskIdInput;
+    const base = task.explicitId === null ? derivedTaskIdBase(task.title) : null;
+    bases[index] = base;
     if (task.explicitId !== null) explicitIds.add(task.explicitId);
-    reserved.add(task.explicitId ?? bases[index] ?? "");
+    reserved.add(task.explicitId ?? base ?? "");
   }
   const given = new Set<string>();
   // The next suffix to try for each base: each suffix is tried once per base, so thousands of
   // items with the same title take linear time, not quadratic.
   const nextSuffix = new Map<string, number>();
-  return tasks.map((task, index) => {
-    if (task.explicitId !== null) return task.explicitId;
+  const ids: string[] = new Array(tasks.length);
+  for (let index = 0; index < tasks.length; index += 1) {
+    const explicitId = (tasks[index] as TaskIdInput).explicitId;
+    if (explicitId !== null) {
+      ids[index] = explicitId;
+      continue;
+    }
     const base = bases[index] ?? "";
     let id = base;
     if (given.has(base) || explicitIds.has(base)) {
       let suffix = nextSuffix.get(base) ?? 2;
-      while (reserved.has(`${base}-${suffix}`) || given.has(`${base}-${suffix}`)) suffix += 1;
       id = `${base}-${suffix}`;
+      while (reserved.has(id) || given.has(id)) {
+        suffix += 1;
+        id = `${base}-${suffix}`;
+      }
       nextSuffix.set(base, suffix + 1);
     }
     given.add(id);
-    return id;
-  });
+    ids[index] = id;
+  }
+  return ids;
+}
+
+function hasExplicitId(task: TaskIdInput): boolean {
+  return task.explicitId !== null;
 }

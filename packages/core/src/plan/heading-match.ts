@@ -13,8 +13,11 @@
  * ```
  */
 export function normalizeHeading(text: string): string {
-  return text
-    .normalize("NFKC")
+  // Words of ASCII letters and digits, one space apart, starting with a letter: only the case
+  // changes (most headings are such).
+  if (plainWords.test(text)) return text.toLowerCase();
+  // NFKC leaves ASCII as it is.
+  return (ascii.test(text) ? text : text.normalize("NFKC"))
     .replace(/[*`]/g, "")
     .trim()
     .replace(/^\d+(?:\.\d+)*[.)]?\s+/u, "")
@@ -23,6 +26,9 @@ export function normalizeHeading(text: string): string {
     .replace(/[\s_-]+/gu, " ")
     .trim();
 }
+
+const ascii = /^\p{ASCII}*$/u;
+const plainWords = /^[A-Za-z][A-Za-z0-9]*(?: [A-Za-z0-9]+)*$/u;
 
 /**
  * Builds a predicate that tells whether a heading's text matches one of `names`, compared

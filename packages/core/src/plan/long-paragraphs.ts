@@ -1,4 +1,6 @@
 import type { Nodes, Root } from "mdast";
+import { isBlankLine } from "./blank-line.js";
+import { type LineTable, lineTable } from "./line-table.js";
 
 /**
  * The longest paragraph whose inline syntax (emphasis, links) is parsed, in UTF-16 code units.
@@ -40,9 +42,24 @@ const inlineOnly = /[*_[\]]/gu;
  * the input (see {@link restoreNeutralizedText}).
  *
  * @param body - the markdown text.
+ * @param lines - its lines, when the caller has them.
  * @returns the text to parse and the ranges changed (none for an ordinary plan).
  */
-export function neutralizeLongParagraphs(body: string): NeutralizedText {
+export function neutralizeLongParagraphs(
+  body: string,
+  lines: LineTable = lineTable(body),
+): NeutralizedText {
+  return hasLongRun(body, lines) ? neutralizeRuns(body) : { text: body, ranges: [] };
+}
+
+/**
+ * What {@link neutralizeLongParagraphs} does, without first checking, cheaply, that the text
+ * has a long paragraph at all (for tests of that check).
+ *
+ * @param body - the markdown text.
+ * @returns the text to parse and the ranges changed.
+ */
+export function neutralizeRuns(body: string): NeutralizedText {
   const lines: Range[] = [];
   const lineBreak = /\r\n|\n|\r/gu;
   let start = 0;
@@ -62,7 +79,7 @@ export function neutralizeLongParagraphs(body: string): NeutralizedText {
   };
   for (const line of lines) {
     const text = body.slice(line.start, line.end);
-    if (text.trim() === "") {
+    if (isBlankLine(text)) {
       endRun();
       continue;
     }
@@ -149,4 +166,109 @@ function restored(
     offset += 1;
   }
   return result;
+}
+
+/**
+ * Whether a text has a run of lines longer than {@link MAX_INLINE_PARSED_LENGTH}, as
+ * {@link neutralizeLongParagraphs} cuts them (at blank lines and at lines that start a block,
+ * see `blockStart`), read without slicing the text: most texts have none, and are left as
+ * they are.
+ */
+function hasLongRun(body: string, lines: LineTable): boolean {
+  let runLength = 0;
+  for (let line = 0; line < lines.count; line += 1) {
+    const lineStart = lines.starts[line] ?? 0;
+    const lineEnd = lines.ends[line] ?? 0;
+    let first = lineStart;
+    while (first < lineEnd && isTrimmed(body.charCodeAt(first))) first += 1;
+    if (first === lineEnd) {
+      runLength = 0;
+      continue;
+    }
+    if (startsBlock(body, lineStart, lineEnd)) runLength = 0;
+    runLength += lineEnd - lineStart;
+    if (runLength > MAX_INLINE_PARSED_LENGTH) return true;
+  }
+  return false;
+}
+
+/** Whether `String.prototype.trim` removes a character (white space and line terminators). */
+function isTrimmed(code: number): boolean {
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  if (code < 160) return false;
+  return (
+    code === 160 ||
+    code === 5760 ||
+    (code >= 8192 && code <= 8202) ||
+    code === 8232 ||
+    code === 8233 ||
+    code === 8239 ||
+    code === 8287 ||
+    code === 12288 ||
+    code === 65279
+  );
+}
+
+/** `blockStart.test` on a line after its leading spaces, tabs and `>`, without slicing. */
+function startsBlock(body: string, lineStart: number, end: number): boolean {
+  let position = lineStart;
+  while (position < end) {
+    const code = body.charCodeAt(position);
+    if (code !== 32 && code !== 9 && code !== 62) break;
+    position += 1;
+  }
+  if (position === end) return false;
+  const code = body.charCodeAt(position);
+  const next = position + 1 < end ? body.charCodeAt(position + 1) : -1;
+  if ((code === 45 || code === 42 || code === 43) && spaceOrEnd(body, position + 1, end))
+    return true;
+  if (code === 60) return true;
+  if ((code === 96 || code === 126) && next === code && body.charCodeAt(position + 2) === code) {
+    return position + 2 < end;
+  }
+  if (code >= 48 && code <= 57) {
+    let digitsEnd = position;
+    while (digitsEnd < end && isDigit(body.charCodeAt(digitsEnd))) digitsEnd += 1;
+    const delimiter = body.charCodeAt(digitsEnd);
+    return (
+      digitsEnd - position <= 9 &&
+      digitsEnd < end &&
+      (delimiter === 46 || delimiter === 41) &&
+      spaceOrEnd(body, digitsEnd + 1, end)
+    );
+  }
+  if (code === 35) {
+    let hashesEnd = position;
+    while (hashesEnd < end && body.charCodeAt(hashesEnd) === 35) hashesEnd += 1;
+    return hashesEnd - position <= 6 && spaceOrEnd(body, hashesEnd, end);
+  }
+  if (code === 61 || code === 45) {
+    let markersEnd = position;
+    while (markersEnd < end && body.charCodeAt(markersEnd) === code) markersEnd += 1;
+    let rest = markersEnd;
+    while (rest < end && isSpaceOrTab(body.charCodeAt(rest))) rest += 1;
+    if (rest === end) return true;
+  }
+  if (code === 42 || code === 95 || code === 45) {
+    let markers = 0;
+    for (let index = position; index < end; index += 1) {
+      const character = body.charCodeAt(index);
+      if (character === 42 || character === 95 || character === 45) markers += 1;
+      else if (!isSpaceOrTab(character)) return false;
+    }
+    return markers >= 3;
+  }
+  return false;
+}
+
+function spaceOrEnd(body: string, at: number, end: number): boolean {
+  return at === end || isSpaceOrTab(body.charCodeAt(at));
+}
+
+function isSpaceOrTab(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }

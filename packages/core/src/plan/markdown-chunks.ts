@@ -1,3 +1,4 @@
+import { isBlankLine } from "./blank-line.js";
 /** Where a chunk of a markdown text starts. */
 export interface ChunkStart {
   /** 0-based offset of the chunk's first character (a line start). */
@@ -8,9 +9,10 @@ export interface ChunkStart {
 
 const atxHeading = /^#{1,6}(?:[ \t]|$)/u;
 // `s`: an info string may hold U+2028 or U+2029, which `.` does not match otherwise.
-const fenceOpener = /^( {0,3})(`{3,}|~{3,})(.*)$/su;
+const fenceOpener = /^(`{3,}|~{3,})(.*)$/su;
 const fenceCloser = /^ {0,3}(`{3,}|~{3,})[ \t]*$/u;
-const htmlStart = /^ {0,3}</u;
+/** The indentation and container markers (`>`, bullets, numbers) a line starts with. */
+const containerPrefix = /^(?:[ \t]*(?:>|[-*+](?=[ \t]|$)|[0-9]{1,9}[.)](?=[ \t]|$)))*[ \t]*/u;
 /** A bullet list item with text, in column 1: it starts an item of a top-level list. */
 const topLevelBullet = /^([-*+])[ \t]+\S/u;
 const thematicBreak = /^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/u;
@@ -73,21 +75,33 @@ function closeRegions(regions: OpenRegions, text: string): void {
     }
     return;
   }
-  if (text.trim() === "") regions.untilBlankLine = false;
+  if (isBlankLine(text)) regions.untilBlankLine = false;
   for (let index = regions.htmlEnds.length - 1; index >= 0; index -= 1) {
     if (regions.htmlEnds[index]?.test(text)) regions.htmlEnds.splice(index, 1);
   }
 }
 
-/** The fence a line opens (`null` when none), or `"indented"` for a fence indented 1 to 3 spaces. */
-function fenceOpened(text: string): { marker: string; length: number } | "indented" | null {
-  const opener = fenceOpener.exec(text);
-  const indent = opener?.[1];
-  const marker = opener?.[2];
-  const info = opener?.[3] ?? "";
-  if (marker === undefined || (marker.startsWith("`") && info.includes("`"))) return null;
-  if (indent !== "") return "indented";
-  return { marker: marker.charAt(0), length: marker.length };
+/** What a line opens that the search must follow or stop at. */
+type Opening = { readonly marker: string; readonly length: number } | "html" | "stop" | null;
+
+/**
+ * What a line opens: a fence in column 1 (followed to its closing fence), an HTML block
+ * indented by up to 3 spaces (followed to its end), or `"stop"` for a fence or HTML start after
+ * other indentation or after container markers (`  ```` `, `- ```` `, `> <div>`): such a block
+ * may belong to a list item or block quote and end with it, and micromark then ends the item
+ * where the next line's content starts, so no chunk may start after it.
+ */
+function lineOpens(text: string): Opening {
+  const prefix = containerPrefix.exec(text)?.[0] ?? "";
+  const rest = text.slice(prefix.length);
+  const fence = fenceOpener.exec(rest);
+  const marker = fence?.[1];
+  const isFence =
+    marker !== undefined && !(marker.startsWith("`") && (fence?.[2] ?? "").includes("`"));
+  if (!isFence && !rest.startsWith("<")) return null;
+  if (prefix === "") return isFence ? { marker: marker.charAt(0), length: marker.length } : "html";
+  if (!isFence && /^ {0,3}$/u.test(prefix)) return "html";
+  return "stop";
 }
 
 /**
@@ -102,8 +116,8 @@ function fenceOpened(text: string): { marker: string; length: number } | "indent
  * line), it interrupts a paragraph, and only a top-level fenced code block or HTML block
  * could contain it. Fences opened in column 1 are followed exactly (they close on a matching
  * fence), and so are HTML blocks (to their end marker, or to a blank line). The search
- * stops, conservatively, at a fence indented by 1 to 3 spaces (which may belong to a list
- * item): no chunk starts after it. A chunk is cut only once it holds 40 lines or 2,000
+ * stops, conservatively, at an indented fence or an HTML start indented by 4 columns or more
+ * (which may belong to a list item, and end where it ends): no chunk starts after it. A chunk is cut only once it holds 40 lines or 2,000
  * characters, so that a plan of many small sections is not parsed in as many parses.
  *
  * This exists because micromark moves every event seen so far each time a container
@@ -117,11 +131,43 @@ function fenceOpened(text: string): { marker: string; length: number } | "indent
  */
 export function chunkStarts(body: string, size: ChunkSize = DEFAULT_CHUNK_SIZE): ChunkStart[] {
   const starts: ChunkStart[] = [];
-  const regions: OpenRegions = { fence: null, htmlEnds: [], untilBlankLine: false };
-  let line = 1;
-  let lineStart = 0;
   let chunkLine = 1;
   let chunkOffset = 0;
+  for (const start of chunkBoundaries(body, { offset: 0, line: 1 })) {
+    const large = start.line - chunkLine >= size.lines || start.offset - chunkOffset >= size.length;
+    if (start.offset > 0 && large) {
+      starts.push(start);
+      chunkLine = start.line;
+      chunkOffset = start.offset;
+    }
+  }
+  return starts;
+}
+
+/**
+ * The first line after `from` where a chunk may start, as {@link chunkStarts} finds them
+ * (whatever the chunk size), reading from `from` on.
+ *
+ * @param body - the markdown text, without byte order mark.
+ * @param from - a line where a top-level block starts and nothing is open.
+ * @returns the next chunk start, or `null` when no chunk starts after `from`.
+ */
+export function nextChunkStart(body: string, from: ChunkStart): ChunkStart | null {
+  for (const start of chunkBoundaries(body, from)) {
+    if (start.offset > from.offset) return start;
+  }
+  return null;
+}
+
+/**
+ * Reads a text line by line from `from`, where nothing is open, and yields every line where
+ * a chunk may start (see {@link chunkStarts}), up to the end or to an indented fence (or
+ * HTML start indented by 4 columns or more).
+ */
+function* chunkBoundaries(body: string, from: ChunkStart): Generator<ChunkStart, void> {
+  const regions: OpenRegions = { fence: null, htmlEnds: [], untilBlankLine: false };
+  let line = from.line;
+  let lineStart = from.offset;
   while (lineStart < body.length) {
     let lineEnd = lineStart;
     while (lineEnd < body.length && !isLineEnding(body.charCodeAt(lineEnd))) lineEnd += 1;
@@ -130,32 +176,27 @@ export function chunkStarts(body: string, size: ChunkSize = DEFAULT_CHUNK_SIZE):
     if (isOpen(regions)) {
       const inFence = regions.fence !== null;
       closeRegions(regions, text);
-      if (!inFence) {
-        const fence = fenceOpened(text);
-        if (fence === "indented") return starts;
-        if (fence !== null) regions.fence = fence;
-        else if (htmlStart.test(text)) openHtml(regions, text);
-      }
+      if (!inFence && !open(regions, text)) return;
     } else if (atxHeading.test(text) || (topLevelBullet.test(text) && !thematicBreak.test(text))) {
-      const large = line - chunkLine >= size.lines || lineStart - chunkOffset >= size.length;
-      if (lineStart > 0 && large) {
-        starts.push({ offset: lineStart, line });
-        chunkLine = line;
-        chunkOffset = lineStart;
-      }
-    } else if (htmlStart.test(text)) {
-      openHtml(regions, text);
-    } else {
-      const fence = fenceOpened(text);
-      if (fence === "indented") return starts;
-      if (fence !== null) regions.fence = fence;
+      yield { offset: lineStart, line };
+      if (lineOpens(text) === "stop") return;
+    } else if (!open(regions, text)) {
+      return;
     }
 
     const crlf = body.charCodeAt(lineEnd) === 13 && body.charCodeAt(lineEnd + 1) === 10;
     lineStart = lineEnd + (crlf ? 2 : 1);
     line += 1;
   }
-  return starts;
+}
+
+/** Adds what a line opens to the open regions; false when the search must stop there. */
+function open(regions: OpenRegions, text: string): boolean {
+  const opening = lineOpens(text);
+  if (opening === "stop") return false;
+  if (opening === "html") openHtml(regions, text);
+  else if (opening !== null) regions.fence = opening;
+  return true;
 }
 
 function isLineEnding(code: number): boolean {

@@ -4,7 +4,7 @@ import { gfmTaskListItemFromMarkdown } from "mdast-util-gfm-task-list-item";
 import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item";
 import { describe, expect, it } from "vitest";
 import { chunkStarts } from "./markdown-chunks.js";
-import { parseMarkdownTree } from "./markdown-tree.js";
+import { parseMarkdownTree, parseMarkdownTreeReference } from "./markdown-tree.js";
 
 function parseWhole(body: string) {
   return fromMarkdown(body, {
@@ -59,6 +59,13 @@ const lineFragments = [
   "?>",
   "<![CDATA[",
   "]]>",
+  "    - [ ] deeper",
+  "      ```",
+  "      <!--",
+  "- ```",
+  "> ```",
+  "- <div>",
+  "- [ ] **bold** and `code`",
   "",
   "",
 ];
@@ -77,6 +84,20 @@ describe("parseMarkdownTree", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("does not cut after a fence or HTML block a list item may hold, which micromark ends with the item", () => {
+    const small = { lines: 0, length: 0 };
+    for (const body of [
+      "- a\n  - b\n      ```\n# Title\n",
+      "- a\n    <!--\n- c\n",
+      "  - ````a\n\n- [ ] next\n",
+      "- ```\n- b\n",
+    ]) {
+      const tree = parseMarkdownTreeReference(body, { chunkSize: small });
+      expect(tree.root.children).toEqual(parseWhole(body).children);
+      expect(chunkStarts(body, small)).toEqual([]);
+    }
   });
 
   it("cuts before top-level headings and bullets, outside fences and HTML blocks", () => {

@@ -1,14 +1,13 @@
-import type { ListItem, Nodes, Root } from "mdast";
+import type { ListItem, Root } from "mdast";
+import { parseFast } from "./fast-tree.js";
+import { type LineTable, lineTable } from "./line-table.js";
 import {
-  type CompileContext,
-  type Extension,
-  fromMarkdown,
-  type Token,
-} from "mdast-util-from-markdown";
-import { gfmTaskListItemFromMarkdown } from "mdast-util-gfm-task-list-item";
-import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item";
-import { neutralizeLongParagraphs, restoreNeutralizedText } from "./long-paragraphs.js";
-import { type ChunkSize, type ChunkStart, chunkStarts } from "./markdown-chunks.js";
+  type NeutralizedText,
+  neutralizeLongParagraphs,
+  restoreNeutralizedText,
+} from "./long-paragraphs.js";
+import type { ChunkSize, chunkStarts } from "./markdown-chunks.js";
+import { parseAllWithMicromark } from "./micromark-chunks.js";
 import { findTooDeepNesting, MAX_NESTING_DEPTH } from "./nesting-depth.js";
 import { PlanParseError } from "./plan-parse-error.js";
 
@@ -23,7 +22,11 @@ export interface CheckboxSpan {
   readonly end: number;
 }
 
-/** A plan's markdown parsed into an mdast tree, with what editing needs to know. */
+/**
+ * A plan's markdown parsed into an mdast tree, with what editing needs to know. Treat it as
+ * read-only: nodes may share position and point objects, and a paragraph's `children` may be
+ * built when first read.
+ */
 export interface MarkdownTree {
   /** The mdast root. */
   readonly root: Root;
@@ -43,18 +46,31 @@ export interface MarkdownTreeOptions {
   readonly chunkSize?: ChunkSize | undefined;
 }
 
+/** A text ready to parse: split from its byte order mark, checked, long paragraphs neutralised. */
+interface PreparedText {
+  readonly bom: string;
+  readonly body: string;
+  readonly neutralized: NeutralizedText;
+  /** The lines of the text to parse (the neutralised text's, which has the same lines). */
+  readonly lines: LineTable;
+}
+
 /**
  * Parses markdown with GFM task-list items into an mdast tree, recording where each
- * checkbox's value lies as micromark tokenised it.
+ * checkbox's value lies, exactly as mdast-util-from-markdown (micromark) would, fast.
  *
  * A leading byte order mark is split off first, because micromark skips it and counts
- * offsets without it: positions in the tree are offsets into `body`. A long text is
- * parsed in chunks cut before its top-level headings and bullet items (see
- * {@link chunkStarts}) and the chunks' trees joined, which gives the same tree in linear
- * rather than quadratic time. A text nesting block quotes and list items deeper than
- * {@link MAX_NESTING_DEPTH} is refused before it is parsed, and in a paragraph longer than
- * 4,000 characters emphasis and links are read as plain text (see
- * {@link neutralizeLongParagraphs}), which keeps every parse linear.
+ * offsets without it: positions in the tree are offsets into `body`. A text nesting block
+ * quotes and list items deeper than {@link MAX_NESTING_DEPTH} is refused before it is parsed,
+ * and in a paragraph longer than 4,000 characters emphasis and links are read as plain text
+ * (see {@link neutralizeLongParagraphs}), which keeps every parse linear.
+ *
+ * The blocks a line scanner reads exactly (headings, paragraphs of plain text, code spans and
+ * emphasis, list and task items, fenced code; see `scanBlocks`) are built directly; the
+ * regions it leaves to micromark (links, HTML, block quotes, …) are parsed by micromark, in
+ * chunks cut before top-level headings and bullet items (see {@link chunkStarts}), and put in
+ * place. The tree is the one {@link parseMarkdownTreeReference} gives, which parses
+ * everything with micromark; a text holding a link reference definition is parsed that way.
  *
  * @param markdown - the plan text.
  * @param options - the file name for errors, the chunk size.
@@ -67,6 +83,38 @@ export function parseMarkdownTree(
   markdown: string,
   options?: MarkdownTreeOptions | null,
 ): MarkdownTree {
+  const { bom, body, neutralized, lines } = prepare(markdown, options);
+  const parsed = neutralized.text;
+  const size = options?.chunkSize;
+  const tree = parseFast(lines, size) ?? parseAllWithMicromark(parsed, size);
+  restoreNeutralizedText(tree.root, body, parsed, neutralized.ranges);
+  return { root: tree.root, bom, body, checkboxes: tree.checkboxes };
+}
+
+/**
+ * Parses markdown like {@link parseMarkdownTree}, with micromark only: the text in chunks
+ * cut before its top-level headings and bullet items (see {@link chunkStarts}), whose trees
+ * are joined, or whole. This is the reference the fast parse is tested against, and what
+ * `pnpm bench` compares it with.
+ *
+ * @param markdown - the plan text.
+ * @param options - the file name for errors, the chunk size.
+ * @returns the tree, the byte order mark, the body and the checkboxes.
+ * @throws {TypeError} when `markdown` is not a string.
+ * @throws {PlanParseError} when the text nests deeper than {@link MAX_NESTING_DEPTH}.
+ */
+export function parseMarkdownTreeReference(
+  markdown: string,
+  options?: MarkdownTreeOptions | null,
+): MarkdownTree {
+  const { bom, body, neutralized } = prepare(markdown, options);
+  const parsed = neutralized.text;
+  const tree = parseAllWithMicromark(parsed, options?.chunkSize);
+  restoreNeutralizedText(tree.root, body, parsed, neutralized.ranges);
+  return { root: tree.root, bom, body, checkboxes: tree.checkboxes };
+}
+
+function prepare(markdown: string, options: MarkdownTreeOptions | null | undefined): PreparedText {
   if (typeof markdown !== "string") {
     throw new TypeError(`A plan must be markdown text (a string), got ${describe(markdown)}`);
   }
@@ -74,7 +122,8 @@ export function parseMarkdownTree(
   while (markdown.charCodeAt(bomLength) === 0xfeff) bomLength += 1;
   const bom = markdown.slice(0, bomLength);
   const body = markdown.slice(bomLength);
-  const tooDeep = findTooDeepNesting(body);
+  const lines = lineTable(body);
+  const tooDeep = findTooDeepNesting(body, lines);
   if (tooDeep !== null) {
     throw new PlanParseError({
       issues: [
@@ -87,131 +136,9 @@ export function parseMarkdownTree(
       file: options?.file,
     });
   }
-  const neutralized = neutralizeLongParagraphs(body);
-  const parsed = neutralized.text;
-  const starts = chunkStarts(parsed, options?.chunkSize);
-  if (starts.length > 0) {
-    const chunked = parseChunks(parsed, starts);
-    if (chunked !== null) {
-      restoreNeutralizedText(chunked.root, body, parsed, neutralized.ranges);
-      return { ...chunked, bom, body };
-    }
-  }
-  const checkboxes = new Map<ListItem, CheckboxSpan>();
-  const root = parseChunk(parsed, 0, checkboxes);
-  restoreNeutralizedText(root, body, parsed, neutralized.ranges);
-  return { root, bom, body, checkboxes };
-}
-
-function parseChunk(text: string, offset: number, checkboxes: Map<ListItem, CheckboxSpan>): Root {
-  function recordCheckbox(this: CompileContext, token: Token): undefined {
-    // Entered inside the item's first paragraph: the list item is just below it.
-    const item = this.stack[this.stack.length - 2];
-    if (item?.type === "listItem") {
-      checkboxes.set(item, { start: token.start.offset + offset, end: token.end.offset + offset });
-    }
-  }
-  const checkboxRecorder: Extension = {
-    enter: {
-      taskListCheckValueChecked: recordCheckbox,
-      taskListCheckValueUnchecked: recordCheckbox,
-    },
-  };
-  return fromMarkdown(text, {
-    extensions: [gfmTaskListItem()],
-    mdastExtensions: [gfmTaskListItemFromMarkdown(), checkboxRecorder],
-  });
-}
-
-/** A position's point: 1-based line and column, 0-based offset. */
-type Point = NonNullable<Nodes["position"]>["start"];
-
-/** Parses each chunk and joins the trees; `null` when a chunk holds a definition. */
-function parseChunks(
-  body: string,
-  starts: readonly ChunkStart[],
-): Pick<MarkdownTree, "root" | "checkboxes"> | null {
-  const checkboxes = new Map<ListItem, CheckboxSpan>();
-  const bounds = [{ offset: 0, line: 1 }, ...starts];
-  const root: Root = { type: "root", children: [] };
-  for (const [index, start] of bounds.entries()) {
-    const end = bounds[index + 1]?.offset ?? body.length;
-    const chunk = parseChunk(body.slice(start.offset, end), start.offset, checkboxes);
-    for (const [childIndex, child] of chunk.children.entries()) {
-      if (!shiftPositions(child, start)) return null;
-      const previous = root.children.at(-1);
-      if (childIndex === 0 && previous !== undefined && continuesList(body, previous, child)) {
-        joinLists(body, previous, child);
-      } else {
-        root.children.push(child);
-      }
-    }
-    const chunkEnd = chunk.position?.end;
-    if (index === bounds.length - 1 && chunkEnd !== undefined) {
-      root.position = {
-        start: { line: 1, column: 1, offset: 0 },
-        end: shiftPoint(chunkEnd, start),
-      };
-    }
-  }
-  return { root, checkboxes };
-}
-
-/** The bullet character of a list item: the first character of its marker. */
-function bulletOf(body: string, item: ListItem | undefined): string {
-  let offset = item?.position?.start.offset ?? 0;
-  while (body.charAt(offset) === " " || body.charAt(offset) === "\t") offset += 1;
-  return body.charAt(offset);
-}
-
-/**
- * Whether a chunk's first block continues the list the previous chunk ended with: a chunk
- * cut before a bullet item splits a list in two that one parse reads as one.
- */
-function continuesList(body: string, previous: Nodes, next: Nodes): boolean {
-  if (previous.type !== "list" || next.type !== "list" || previous.ordered || next.ordered) {
-    return false;
-  }
-  return bulletOf(body, previous.children.at(-1)) === bulletOf(body, next.children[0]);
-}
-
-/** Appends the items of `next` to `previous`, as one parse of both would have read them. */
-function joinLists(body: string, previous: Nodes, next: Nodes): void {
-  if (previous.type !== "list" || next.type !== "list") return;
-  const between = body.slice(previous.position?.end.offset ?? 0, next.position?.start.offset ?? 0);
-  const lineEndings = between.match(/\r\n|\n|\r/g)?.length ?? 0;
-  previous.spread = Boolean(previous.spread) || Boolean(next.spread) || lineEndings >= 2;
-  previous.children.push(...next.children);
-  if (previous.position !== undefined && next.position !== undefined) {
-    previous.position = { start: previous.position.start, end: next.position.end };
-  }
-}
-
-/**
- * Moves a chunk's node and its descendants to their place in the whole text.
- * Returns false on a definition, whose meaning spans chunks.
- */
-function shiftPositions(node: Nodes, start: ChunkStart): boolean {
-  if (node.type === "definition") return false;
-  const position = node.position;
-  if (position !== undefined) {
-    node.position = {
-      start: shiftPoint(position.start, start),
-      end: shiftPoint(position.end, start),
-    };
-  }
-  if ("children" in node) {
-    for (const child of node.children) if (!shiftPositions(child, start)) return false;
-  }
-  return true;
-}
-
-function shiftPoint(point: Point, start: ChunkStart): Point {
-  return {
-    line: point.line + start.line - 1,
-    column: point.column,
-    offset: (point.offset ?? 0) + start.offset,
-  };
+  const neutralized = neutralizeLongParagraphs(body, lines);
+  const parsed = neutralized.text === body ? lines : { ...lines, text: neutralized.text };
+  return { bom, body, neutralized, lines: parsed };
 }
 
 function describe(value: unknown): string {

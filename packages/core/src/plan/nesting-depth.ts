@@ -1,3 +1,6 @@
+import { isBlankLine } from "./blank-line.js";
+import { type LineTable, lineTable } from "./line-table.js";
+
 /**
  * The deepest nesting of block quotes and list items a plan may have. micromark's time
  * grows with the square of the nesting, and building and walking a tree nested thousands
@@ -115,9 +118,24 @@ function opens(cursor: LineCursor): Container | null {
  * text.
  *
  * @param body - the markdown text, without byte order mark.
+ * @param lines - its lines, when the caller has them.
  * @returns the first marker too deep, or `null` when the nesting is within the limit.
  */
-export function findTooDeepNesting(body: string): TooDeepNesting | null {
+export function findTooDeepNesting(
+  body: string,
+  lines: LineTable = lineTable(body),
+): TooDeepNesting | null {
+  return longestContainerPrefix(body, lines) <= MAX_NESTING_DEPTH ? null : followContainers(body);
+}
+
+/**
+ * What {@link findTooDeepNesting} does, without first checking, cheaply, that some line
+ * could nest that deep at all (for tests of that check).
+ *
+ * @param body - the markdown text, without byte order mark.
+ * @returns the first marker too deep, or `null`.
+ */
+export function followContainers(body: string): TooDeepNesting | null {
   const stack: Container[] = [];
   let paragraph = false;
   let fence: { readonly depth: number; readonly marker: string; readonly length: number } | null =
@@ -125,7 +143,7 @@ export function findTooDeepNesting(body: string): TooDeepNesting | null {
   const lines = body.split(/\r\n|\n|\r/u);
   for (const [lineIndex, text] of lines.entries()) {
     const cursor = new LineCursor(text);
-    const blank = text.trim() === "";
+    const blank = isBlankLine(text);
     let matched = 0;
     while (matched < stack.length) {
       const container = stack[matched];
@@ -163,8 +181,44 @@ export function findTooDeepNesting(body: string): TooDeepNesting | null {
       fence = { depth: stack.length, marker: opener.charAt(0), length: opener.length };
       paragraph = false;
     } else {
-      paragraph = content.trim() !== "" && (lazy || cursor.indentation() < 4 || paragraph);
+      paragraph = !isBlankLine(content) && (lazy || cursor.indentation() < 4 || paragraph);
     }
   }
   return null;
+}
+
+/**
+ * The longest run, at the start of a line, of the characters container markers and their
+ * indentation are made of: spaces, tabs, `>`, `-`, `*`, `+`, digits, `.` and `)`.
+ *
+ * Every block quote and list item a line continues or opens takes at least one of them (a
+ * continued item at least one space or tab of its indentation, a quote its `>`, an opened item
+ * its marker), and none is opened on a blank or lazy line, so a text nests deeper than
+ * {@link MAX_NESTING_DEPTH} only if this run is longer than that somewhere: most texts are
+ * cleared without following their containers.
+ */
+function longestContainerPrefix(body: string, lines: LineTable): number {
+  let longest = 0;
+  for (let line = 0; line < lines.count; line += 1) {
+    const start = lines.starts[line] ?? 0;
+    const end = lines.ends[line] ?? 0;
+    let position = start;
+    while (position < end && isContainerPrefixCode(body.charCodeAt(position))) position += 1;
+    if (position - start > longest) longest = position - start;
+  }
+  return longest;
+}
+
+function isContainerPrefixCode(code: number): boolean {
+  return (
+    code === 32 ||
+    code === 9 ||
+    code === 62 ||
+    code === 45 ||
+    code === 42 ||
+    code === 43 ||
+    code === 46 ||
+    code === 41 ||
+    (code >= 48 && code <= 57)
+  );
 }

@@ -1,4 +1,5 @@
 import type { Nodes } from "mdast";
+import { lazyPlainText } from "./lazy-paragraph.js";
 
 /**
  * The plain text of a markdown node: text and inline code kept, emphasis, link and code
@@ -9,7 +10,25 @@ import type { Nodes } from "mdast";
  * @returns its text as a reader sees it.
  */
 export function plainText(node: Nodes): string {
-  return collectText(node).replace(/\s+/gu, " ").trim();
+  return lazyPlainText(node) ?? collapseWhitespace(collectText(node));
+}
+
+/**
+ * A text with every run of whitespace made one space, trimmed.
+ *
+ * @param text - the text.
+ * @returns the collapsed text (the same string when nothing changes).
+ */
+export function collapseWhitespace(text: string): string {
+  const last = text.length - 1;
+  for (let index = 0; index <= last; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code > 32 && code < 127) continue;
+    if (code !== 32 || index === 0 || index === last || text.charCodeAt(index + 1) === 32) {
+      return text.replace(/\s+/gu, " ").trim();
+    }
+  }
+  return text;
 }
 
 function collectText(node: Nodes): string {

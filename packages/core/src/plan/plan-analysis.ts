@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../errors/diagnostic.js";
-import { collectTaskDrafts } from "./collect-tasks.js";
+import { collectTaskDrafts, type TaskDraft } from "./collect-tasks.js";
 import { assignTaskIds } from "./derived-task-id.js";
 import { type CheckboxSpan, type MarkdownTree, parseMarkdownTree } from "./markdown-tree.js";
 import type { ParsedPlan, ParsePlanOptions } from "./parsed-plan.js";
@@ -39,33 +39,27 @@ export interface PlanAnalysis {
  *
  * @param markdown - the plan text.
  * @param options - file name and optional headings.
+ * @param parseTree - how the markdown is parsed (the reference parse, in tests and benchmarks).
  * @returns the analysis.
  * @throws {PlanParseError} when the plan has duplicate explicit ids or malformed status values.
  */
-export function analyzePlan(markdown: string, options?: ParsePlanOptions | null): PlanAnalysis {
-  const tree = parseMarkdownTree(markdown, { file: options?.file });
+export function analyzePlan(
+  markdown: string,
+  options?: ParsePlanOptions | null,
+  parseTree: typeof parseMarkdownTree = parseMarkdownTree,
+): PlanAnalysis {
+  const tree = parseTree(markdown, { file: options?.file });
   const outline = outlinePlan(tree.root, options?.optionalHeadings ?? DEFAULT_OPTIONAL_HEADINGS);
   const drafts = collectTaskDrafts(outline.blocks, tree.checkboxes);
   const issues: Diagnostic[] = [...duplicateIdIssues(drafts)];
 
   const ids = assignTaskIds(drafts);
-  const tasks = drafts.map((draft, index): LocatedTask => {
+  const tasks: LocatedTask[] = new Array(drafts.length);
+  for (let index = 0; index < drafts.length; index += 1) {
+    const draft = drafts[index] as TaskDraft;
     const parentId = draft.parentIndex === null ? undefined : ids[draft.parentIndex];
-    const task: Task = {
-      id: ids[index] ?? "",
-      title: draft.title,
-      done: draft.done,
-      line: draft.line,
-      column: draft.column,
-      endLine: draft.endLine,
-      depth: draft.depth,
-      ...(parentId === undefined ? {} : { parentId }),
-      optional: draft.optional,
-      idSource: draft.explicitId === null ? "derived" : "explicit",
-      ...(draft.section === undefined ? {} : { section: draft.section }),
-    };
-    return { task, checkbox: draft.checkbox };
-  });
+    tasks[index] = { task: buildTask(draft, ids[index] ?? "", parentId), checkbox: draft.checkbox };
+  }
 
   const statusSection =
     outline.statusHeading === null
@@ -82,11 +76,32 @@ export function analyzePlan(markdown: string, options?: ParsePlanOptions | null)
     throw new PlanParseError({ issues, file: options?.file });
   }
   const plan: ParsedPlan = {
-    tasks: tasks.map((located) => located.task),
+    tasks: tasks.map(taskOf),
     status: interpreted?.status ?? null,
     requirements: collectRequirements(outline.blocks),
   };
   return { tree, outline, tasks, statusSection, plan };
+}
+
+function taskOf(located: LocatedTask): Task {
+  return located.task;
+}
+
+/**
+ * A task from its draft. The literals keep the properties in one order (`parentId` after
+ * `depth`, `section` last), absent ones left out rather than `undefined`.
+ */
+function buildTask(draft: TaskDraft, id: string, parentId: string | undefined): Task {
+  const { title, done, line, column, endLine, depth, optional, section } = draft;
+  const idSource = draft.explicitId === null ? "derived" : "explicit";
+  if (parentId === undefined) {
+    return section === undefined
+      ? { id, title, done, line, column, endLine, depth, optional, idSource }
+      : { id, title, done, line, column, endLine, depth, optional, idSource, section };
+  }
+  return section === undefined
+    ? { id, title, done, line, column, endLine, depth, parentId, optional, idSource }
+    : { id, title, done, line, column, endLine, depth, parentId, optional, idSource, section };
 }
 
 interface IdOccurrence {

@@ -1,5 +1,5 @@
 import type { Heading, Root, RootContent } from "mdast";
-import { createHeadingMatcher } from "./heading-match.js";
+import { normalizeHeading } from "./heading-match.js";
 import { plainText } from "./plain-text.js";
 import { REQUIREMENT_SECTIONS, type RequirementSection } from "./section-names.js";
 
@@ -51,19 +51,20 @@ interface OpenHeading {
   readonly kind: HeadingKind;
 }
 
-const isStatusHeading = createHeadingMatcher(["RALPH_STATUS"]);
-const isTasksHeading = createHeadingMatcher(["Tasks"]);
-const requirementMatchers = REQUIREMENT_SECTIONS.map(
-  (section) => [section, createHeadingMatcher([section])] as const,
+const statusName = normalizeHeading("RALPH_STATUS");
+const tasksName = normalizeHeading("Tasks");
+const requirementNames = REQUIREMENT_SECTIONS.map(
+  (section) => [section, normalizeHeading(section)] as const,
 );
 
-function classifyHeading(text: string, isOptional: (text: string) => boolean): HeadingKind {
-  if (isStatusHeading(text)) return { kind: "status" };
-  for (const [section, matches] of requirementMatchers) {
-    if (matches(text)) return { kind: "requirement", section };
+/** What a heading is, from its text normalised by `normalizeHeading`. */
+function classifyHeading(name: string, optionalNames: ReadonlySet<string>): HeadingKind {
+  if (name === statusName) return { kind: "status" };
+  for (const [section, sectionName] of requirementNames) {
+    if (name === sectionName) return { kind: "requirement", section };
   }
-  if (isTasksHeading(text)) return { kind: "tasks" };
-  if (isOptional(text)) return { kind: "optional" };
+  if (name === tasksName) return { kind: "tasks" };
+  if (optionalNames.has(name)) return { kind: "optional" };
   return { kind: "other" };
 }
 
@@ -81,13 +82,14 @@ function classifyHeading(text: string, isOptional: (text: string) => boolean): H
  * @returns the classified blocks, the status heading and the title heading.
  */
 export function outlinePlan(root: Root, optionalHeadings: readonly string[]): PlanOutline {
-  const isOptional = createHeadingMatcher(optionalHeadings);
-  const headingKinds = new Map<Heading, HeadingKind>();
+  const optionalNames = new Set(optionalHeadings.map(normalizeHeading));
+  const headings = new Map<Heading, OpenHeading>();
   let hasTasksHeading = false;
   for (const node of root.children) {
     if (node.type !== "heading") continue;
-    const kind = classifyHeading(plainText(node), isOptional);
-    headingKinds.set(node, kind);
+    const text = plainText(node);
+    const kind = classifyHeading(normalizeHeading(text), optionalNames);
+    headings.set(node, { node, text, kind });
     if (kind.kind === "tasks") hasTasksHeading = true;
   }
 
@@ -98,9 +100,13 @@ export function outlinePlan(root: Root, optionalHeadings: readonly string[]): Pl
   for (const node of root.children) {
     if (node.type === "heading") {
       while ((open.at(-1)?.node.depth ?? 0) >= node.depth) open.pop();
-      const kind = headingKinds.get(node) ?? { kind: "other" };
-      open.push({ node, text: plainText(node), kind });
-      if (kind.kind === "status" && statusHeading === null) statusHeading = node;
+      const heading = headings.get(node) ?? {
+        node,
+        text: plainText(node),
+        kind: { kind: "other" },
+      };
+      open.push(heading);
+      if (heading.kind.kind === "status" && statusHeading === null) statusHeading = node;
       if (node.depth === 1 && titleHeading === null) titleHeading = node;
       continue;
     }

@@ -7,17 +7,10 @@ export interface ExplicitTaskId {
 }
 
 /**
- * An explicit id at the start of the text: an uppercase word (a letter, then letters,
- * digits or `_`), `-`, digits; then either the end, whitespace, or a separator that is not
- * part of the title: `:`, `—`/`–` (spaces optional), ` - ` (spaces required), or `.`
- * followed by whitespace.
- */
-const explicitIdPattern =
-  /^([A-Z][A-Z0-9_]*-[0-9]+)(?:\s*:|\s*[—–]|\s+-+(?=\s|$)|\.(?=\s|$)|(?=\s|$))/u;
-
-/**
  * Reads the explicit id at the start of a task item's plain text (bold and code markers
- * already removed, so `**TASK-001**:` and `` `TASK-001` `` read like `TASK-001:`).
+ * already removed, so `**TASK-001**:` and `` `TASK-001` `` read like `TASK-001:`): what
+ * `/^([A-Z][A-Z0-9_]*-[0-9]+)(?:\s*:|\s*[—–]|\s+-+(?=\s|$)|\.(?=\s|$)|(?=\s|$))/u` matches, read
+ * without a regular expression (it runs for every task of a plan).
  *
  * The id is an uppercase word, `-` and digits (`TASK-001`, `STORY-7`, `BUG-12`,
  * `US_2-15`), followed by the end of the text, whitespace, or a separator (`:`, ` - `,
@@ -34,8 +27,75 @@ const explicitIdPattern =
  * ```
  */
 export function readExplicitTaskId(text: string): ExplicitTaskId | null {
-  const match = explicitIdPattern.exec(text);
-  const id = match?.[1];
-  if (match === null || id === undefined) return null;
-  return { id, title: text.slice(match[0].length).trim() };
+  const idEnd = explicitIdEnd(text);
+  if (idEnd < 0) return null;
+  const end = separatorEnd(text, idEnd);
+  if (end < 0) return null;
+  return { id: text.slice(0, idEnd), title: text.slice(end).trim() };
+}
+
+/** Where an id at the start of the text ends (`[A-Z][A-Z0-9_]*-[0-9]+`), or -1. */
+function explicitIdEnd(text: string): number {
+  if (!isUppercase(text.charCodeAt(0))) return -1;
+  let index = 1;
+  for (let code = text.charCodeAt(index); isWordCode(code); code = text.charCodeAt(index)) {
+    index += 1;
+  }
+  if (text.charCodeAt(index) !== 45) return -1;
+  const digits = index + 1;
+  index = digits;
+  while (isDigit(text.charCodeAt(index))) index += 1;
+  return index > digits ? index : -1;
+}
+
+/**
+ * Where what may follow an id ends, or -1 when the id is not followed by one: `:` or `—`/`–`
+ * after optional whitespace, dashes after whitespace and before whitespace or the end, `.`
+ * before whitespace or the end, or (nothing taken) whitespace or the end.
+ */
+function separatorEnd(text: string, from: number): number {
+  let index = from;
+  while (index < text.length && isWhitespace(text.charCodeAt(index))) index += 1;
+  const code = text.charCodeAt(index);
+  if (code === 58 || code === 0x2014 || code === 0x2013) return index + 1;
+  if (index > from && code === 45) {
+    let dashes = index;
+    while (text.charCodeAt(dashes) === 45) dashes += 1;
+    if (dashes === text.length || isWhitespace(text.charCodeAt(dashes))) return dashes;
+  }
+  const next = text.charCodeAt(from);
+  if (next === 46) {
+    const after = from + 1;
+    if (after === text.length || isWhitespace(text.charCodeAt(after))) return after;
+  }
+  return from === text.length || isWhitespace(next) ? from : -1;
+}
+
+function isUppercase(code: number): boolean {
+  return code >= 65 && code <= 90;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+function isWordCode(code: number): boolean {
+  return isUppercase(code) || isDigit(code) || code === 95;
+}
+
+/** Whether a code is whitespace to a regular expression's `\s`. */
+function isWhitespace(code: number): boolean {
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  if (code < 160) return false;
+  return (
+    code === 160 ||
+    code === 5760 ||
+    (code >= 8192 && code <= 8202) ||
+    code === 8232 ||
+    code === 8233 ||
+    code === 8239 ||
+    code === 8287 ||
+    code === 12288 ||
+    code === 65279
+  );
 }
