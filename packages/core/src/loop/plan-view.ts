@@ -7,7 +7,6 @@ import type { Prd } from "../plan/prd/prd.js";
 import { updatePrd } from "../plan/prd/update-prd.js";
 import type { Requirement } from "../plan/requirements.js";
 import type { Task } from "../plan/task.js";
-import { editAnalyzedPlan } from "../plan/update-plan.js";
 
 /** A task as the loop runs it: a plan task, or a prd story seen as one (with dependencies). */
 export type LoopTask = Task & { readonly dependencies?: readonly string[] };
@@ -96,12 +95,14 @@ export interface PlanChanges {
 /**
  * The plan text with `changes` applied in the plan's own format — boxes checked or stories'
  * `passes` set, and the RALPH_STATUS values kept in step — changing only the characters that
- * must change. Returns the same text when nothing changes.
+ * must change. Returns the same text when nothing changes. A markdown plan's edited text has
+ * its analysis kept in `analyses`, so reading it back does not parse it.
  */
 export function applyPlanChanges(
   view: PlanView,
   source: PlanSource,
   changes: PlanChanges,
+  analyses: PlanAnalyses,
   optionalHeadings: readonly string[],
 ): string {
   if (view.prd !== null) {
@@ -116,7 +117,7 @@ export function applyPlanChanges(
       status.currentTask !== changes.status.currentTask);
   if (changes.complete.length === 0 && !statusChanged) return view.text;
   if (view.analysis === null) return view.text;
-  return editAnalyzedPlan(
+  return analyses.edit(
     view.analysis,
     view.text,
     {

@@ -723,6 +723,7 @@ class LoopRun {
           currentTask: nextTaskId,
         },
       },
+      this.cache,
       config.plans.optional_headings,
     );
     if (text !== view.text) {

@@ -1,6 +1,10 @@
 import { deepFreeze } from "./deep-freeze.js";
+import { deriveAnalysis } from "./derive-analysis.js";
 import type { ParsePlanOptions } from "./parsed-plan.js";
 import { analyzePlan, type PlanAnalysis } from "./plan-analysis.js";
+import { textChanges } from "./text-changes.js";
+import { applySplices } from "./text-splice.js";
+import { type PlanEdit, planEditSplices } from "./update-plan.js";
 
 /**
  * How many analyses a {@link PlanAnalyses} keeps: the plan as the agent left it and as the
@@ -11,8 +15,11 @@ const MAX_ENTRIES = 2;
 
 /**
  * The engine's memo of plan analyses (tree, outline, tasks with their checkboxes, status): a
- * plan text is parsed once while it is kept, whether the engine reads it, edits it or reads it
- * again after its own write. Keyed by the optional headings, then the text; two are kept, and
+ * plan text is parsed at most once while it is kept, whether the engine reads it, edits it or
+ * reads it again after its own write; and a text that differs from the last one kept only by
+ * checkbox values and RALPH_STATUS values (the agent checked its box; the engine checked a box
+ * and kept the status in step) is not parsed at all: its analysis is derived from the kept one
+ * (see `deriveAnalysis`). Keyed by the optional headings, then the text; two are kept, and
  * the one analysed first goes first. The parsed plan of each analysis is frozen, as
  * `createPlanCache`'s results are, since every caller shares it (the tree is not: it is the
  * engine's own).
@@ -31,10 +38,62 @@ export class PlanAnalyses {
    */
   analyze(markdown: string, options?: ParsePlanOptions | null): PlanAnalysis {
     const headings = headingsKey(options?.optionalHeadings);
-    let texts = this.#byHeadings.get(headings);
+    const texts = this.#byHeadings.get(headings);
     const kept = texts?.get(markdown);
     if (kept !== undefined) return kept;
-    const analysis = analyzePlan(markdown, options);
+    return this.#keep(
+      headings,
+      markdown,
+      this.#derive(headings, markdown, options) ?? analyzePlan(markdown, options),
+    );
+  }
+
+  /**
+   * {@link updatePlan}'s edit of an analysed plan: the edited text, whose analysis is derived
+   * from `analysis` and kept when the edit only sets checkboxes and status values, so that
+   * reading the text back does not parse it.
+   *
+   * @param analysis - the analysis of `markdown` (one this memo gave).
+   * @param markdown - the plan text.
+   * @param edit - as for `updatePlan`.
+   * @param options - the file name and optional headings `markdown` was analysed with.
+   * @returns the edited text (`markdown` itself when nothing changes).
+   * @throws {PlanUpdateError} as `updatePlan` does.
+   */
+  edit(
+    analysis: PlanAnalysis,
+    markdown: string,
+    edit: PlanEdit,
+    options?: ParsePlanOptions | null,
+  ): string {
+    const splices = planEditSplices(analysis, edit, options);
+    if (splices.length === 0) return markdown;
+    const text = analysis.tree.bom + applySplices(analysis.tree.body, splices);
+    const derived = deriveAnalysis(analysis, splices, options);
+    const headings = headingsKey(options?.optionalHeadings);
+    if (derived !== null && this.#byHeadings.get(headings)?.has(text) !== true) {
+      this.#keep(headings, text, derived);
+    }
+    return text;
+  }
+
+  /** The analysis of `markdown` derived from the last one kept, when it differs little. */
+  #derive(
+    headings: string,
+    markdown: string,
+    options: ParsePlanOptions | null | undefined,
+  ): PlanAnalysis | null {
+    const last = this.#order.findLast((entry) => entry.headings === headings);
+    const base = last === undefined ? undefined : this.#byHeadings.get(headings)?.get(last.text);
+    if (last === undefined || base === undefined) return null;
+    const { bom } = base.tree;
+    if (!markdown.startsWith(bom) || markdown.charCodeAt(bom.length) === 0xfeff) return null;
+    const splices = textChanges(base.tree.body, markdown.slice(bom.length));
+    return splices === null ? null : deriveAnalysis(base, splices, options);
+  }
+
+  #keep(headings: string, markdown: string, analysis: PlanAnalysis): PlanAnalysis {
+    let texts = this.#byHeadings.get(headings);
     deepFreeze(analysis.plan);
     if (texts === undefined) {
       texts = new Map();

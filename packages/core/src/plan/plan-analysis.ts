@@ -8,7 +8,7 @@ import { PlanParseError } from "./plan-parse-error.js";
 import { interpretStatus } from "./plan-status.js";
 import { collectRequirements } from "./requirements.js";
 import { DEFAULT_OPTIONAL_HEADINGS } from "./section-names.js";
-import { readStatusSection, type StatusSection } from "./status-entries.js";
+import { readStatusSection, type StatusSection, type StatusValue } from "./status-entries.js";
 import type { Task } from "./task.js";
 
 /** A task together with where its checkbox value lies in the plan's body. */
@@ -29,6 +29,11 @@ export interface PlanAnalysis {
   readonly tasks: readonly LocatedTask[];
   /** The RALPH_STATUS section as written, or `null`. */
   readonly statusSection: StatusSection | null;
+  /**
+   * The RALPH_STATUS section's entries as text (none without a section): what reading and
+   * replacing status values needs, known without the section's nodes.
+   */
+  readonly statusEntries: readonly StatusValue[];
   /** The plan as {@link parsePlan} returns it. */
   readonly plan: ParsedPlan;
 }
@@ -80,7 +85,8 @@ export function analyzePlan(
     status: interpreted?.status ?? null,
     requirements: collectRequirements(outline.blocks),
   };
-  return { tree, outline, tasks, statusSection, plan };
+  const statusEntries = statusSection?.entries ?? [];
+  return { tree, outline, tasks, statusSection, statusEntries, plan };
 }
 
 function taskOf(located: LocatedTask): Task {

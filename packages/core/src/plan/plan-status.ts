@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../errors/diagnostic.js";
 import { lineColumnAt } from "../errors/line-column.js";
-import type { StatusEntry, StatusSection } from "./status-entries.js";
+import type { StatusSection, StatusValue } from "./status-entries.js";
 import { STATUS_KEYS, type StatusKeyDefinition } from "./status-keys.js";
 
 /**
@@ -41,12 +41,28 @@ export interface InterpretedStatus {
  * @returns the status and a diagnostic for each malformed known value.
  */
 export function interpretStatus(section: StatusSection, body: string): InterpretedStatus {
+  return interpretStatusEntries(section.entries, body, section.heading.position?.start.line ?? 1);
+}
+
+/**
+ * {@link interpretStatus} on a section's entries.
+ *
+ * @param entries - the section's entries, in document order.
+ * @param body - the plan's body, to locate malformed values.
+ * @param line - the 1-based line of the section's heading.
+ * @returns the status and a diagnostic for each malformed known value.
+ */
+export function interpretStatusEntries(
+  entries: readonly StatusValue[],
+  body: string,
+  line: number,
+): InterpretedStatus {
   const fields: Record<string, string> = {};
   const issues: Diagnostic[] = [];
   let exitSignal: boolean | null = null;
   let completionIndicators: number | null = null;
   let currentTask: string | null = null;
-  for (const entry of section.entries) {
+  for (const entry of entries) {
     fields[entry.key] = entry.value;
     const read = <Value>(definition: StatusKeyDefinition<Value>, previous: Value | null) =>
       readValue(definition, entry, body, issues, previous);
@@ -68,7 +84,7 @@ export function interpretStatus(section: StatusSection, body: string): Interpret
       completionIndicators,
       currentTask,
       fields,
-      line: section.heading.position?.start.line ?? 1,
+      line,
     },
     issues,
   };
@@ -76,7 +92,7 @@ export function interpretStatus(section: StatusSection, body: string): Interpret
 
 function readValue<Value>(
   definition: StatusKeyDefinition<Value>,
-  entry: StatusEntry,
+  entry: StatusValue,
   body: string,
   issues: Diagnostic[],
   previous: Value | null,

@@ -9,7 +9,7 @@ import {
 import type { PlanAnalysis } from "./plan-analysis.js";
 import type { PlanStatusUpdate } from "./plan-status-update.js";
 import type { PlanUpdateIssue } from "./plan-update-error.js";
-import type { StatusEntry } from "./status-entries.js";
+import type { StatusValue } from "./status-entries.js";
 import { isKnownStatusKey, normalizeStatusKey, STATUS_KEYS } from "./status-keys.js";
 import type { TextSplice } from "./text-splice.js";
 
@@ -22,7 +22,7 @@ interface WantedValue {
   /** The value's text. */
   readonly text: string;
   /** Whether an existing entry already holds this value (then it is left alone). */
-  readonly holds: (entry: StatusEntry) => boolean;
+  readonly holds: (entry: StatusValue) => boolean;
 }
 
 const keyPattern = /^[A-Za-z][A-Za-z0-9_ -]*$/u;
@@ -47,7 +47,7 @@ export function statusSplices(
 ): TextSplice[] {
   const wanted = wantedValues(update, issues);
   if (issues.length > 0 || wanted.length === 0) return [];
-  const entries = analysis.statusSection?.entries ?? [];
+  const entries = analysis.statusEntries;
   const splices: TextSplice[] = [];
   const missing: WantedValue[] = [];
   for (const value of wanted) {

@@ -2,8 +2,11 @@ import type { Heading, ListItem, Nodes, Paragraph } from "mdast";
 import type { PlanBlock } from "./plan-outline.js";
 import { normalizeStatusKey } from "./status-keys.js";
 
-/** One `key: value` line of the RALPH_STATUS section. Offsets are into the plan's body. */
-export interface StatusEntry {
+/**
+ * One `key: value` line of the RALPH_STATUS section as text: its key, its value and where they
+ * lie. Offsets are into the plan's body.
+ */
+export interface StatusValue {
   /** The key as written, emphasis and code markers removed (`EXIT_SIGNAL`). */
   readonly key: string;
   /** The key normalised by {@link normalizeStatusKey} (`exit_signal`). */
@@ -20,6 +23,10 @@ export interface StatusEntry {
   readonly lineEnd: number;
   /** Offset of the first non-blank character of the entry's line. */
   readonly lineStart: number;
+}
+
+/** One `key: value` line of the RALPH_STATUS section, with the list item it is in. */
+export interface StatusEntry extends StatusValue {
   /** The list item the entry is written in, or `null` for a bare `key: value` line. */
   readonly item: ListItem | null;
 }

@@ -4,7 +4,7 @@ import { analyzePlan, type PlanAnalysis } from "./plan-analysis.js";
 import type { PlanStatusUpdate } from "./plan-status-update.js";
 import { PlanUpdateError, type PlanUpdateIssue } from "./plan-update-error.js";
 import { statusSplices } from "./status-edits.js";
-import { applySplices } from "./text-splice.js";
+import { applySplices, type TextSplice } from "./text-splice.js";
 
 /** What {@link updatePlan} changes in a plan. */
 export interface PlanEdit {
@@ -80,6 +80,25 @@ export function editAnalyzedPlan(
   edit: PlanEdit,
   options?: UpdatePlanOptions | null,
 ): string {
+  const splices = planEditSplices(analysis, edit, options);
+  if (splices.length === 0) return markdown;
+  return analysis.tree.bom + applySplices(analysis.tree.body, splices);
+}
+
+/**
+ * The splices of {@link updatePlan}'s edit on a plan already analysed, on
+ * `analysis.tree.body`: none when the plan already reads as the edit asks. Internal.
+ *
+ * @param analysis - the analysed plan.
+ * @param edit - as for {@link updatePlan}.
+ * @param options - as for {@link updatePlan}.
+ * @throws {PlanUpdateError} as {@link updatePlan} does.
+ */
+export function planEditSplices(
+  analysis: PlanAnalysis,
+  edit: PlanEdit,
+  options?: UpdatePlanOptions | null,
+): TextSplice[] {
   const check = idList(edit?.check, "check");
   const uncheck = idList(edit?.uncheck, "uncheck");
   const issues: PlanUpdateIssue[] = [];
@@ -88,8 +107,7 @@ export function editAnalyzedPlan(
     ...statusSplices(analysis, edit?.status ?? {}, issues),
   ];
   if (issues.length > 0) throw new PlanUpdateError({ issues, file: options?.file });
-  if (splices.length === 0) return markdown;
-  return analysis.tree.bom + applySplices(analysis.tree.body, splices);
+  return splices;
 }
 
 function idList(ids: readonly string[] | undefined, name: string): readonly string[] {
