@@ -21,10 +21,15 @@ export function checkboxSplices(
   uncheck: readonly string[],
   issues: PlanUpdateIssue[],
 ): TextSplice[] {
-  const byId = new Map(tasks.map((located) => [located.task.id, located]));
-  const ids = tasks.map((located) => located.task.id);
+  if (check.length === 0 && uncheck.length === 0) return [];
   const checkSet = new Set(check);
   const uncheckSet = new Set(uncheck);
+  // One pass finds the tasks asked for; a plan of thousands is not mapped whole for one box.
+  const byId = new Map<string, LocatedTask>();
+  for (const located of tasks) {
+    const { id } = located.task;
+    if ((checkSet.has(id) || uncheckSet.has(id)) && !byId.has(id)) byId.set(id, located);
+  }
 
   for (const id of new Set([...check, ...uncheck])) {
     if (checkSet.has(id) && uncheckSet.has(id)) {
@@ -35,7 +40,10 @@ export function checkboxSplices(
       });
     }
     if (byId.has(id)) continue;
-    const suggestion = nearestId(id, ids);
+    const suggestion = nearestId(
+      id,
+      tasks.map((located) => located.task.id),
+    );
     issues.push({
       kind: "unknown-id",
       id,

@@ -37,17 +37,13 @@ export function deriveAnalysis(
   options?: ParsePlanOptions | null,
 ): PlanAnalysis | null {
   const before = base.tree.body;
-  const checkboxes = new Map<number, number>();
-  for (const [index, located] of base.tasks.entries()) {
-    checkboxes.set(located.checkbox.start, index);
-  }
   const done = new Map<number, boolean>();
   // The status lines the splices change, by where they start: the entries of a status section
   // parsed later are other objects for the same lines.
   const changedLines = new Set<number>();
   for (const splice of splices) {
     if (hasLineBreak(splice.insert) || hasLineBreak(before, splice.start, splice.end)) return null;
-    const task = checkboxes.get(splice.start);
+    const task = taskWithCheckboxAt(base.tasks, splice.start);
     if (task !== undefined && isCheckboxValue(base.tasks[task], splice)) {
       done.set(task, splice.insert !== " ");
       continue;
@@ -173,16 +169,37 @@ function derivedTasks(
   plan: ParsedPlan,
   splices: readonly TextSplice[],
 ): LocatedTask[] {
+  // Tasks and splices are both in document order: the shift grows as the splices are passed.
+  const ordered = [...splices].sort((left, right) => left.start - right.start);
+  let next = 0;
+  let shift = 0;
   return located.map((entry, index) => {
-    const shift = shiftBefore(splices, entry.checkbox.start);
+    const offset = entry.checkbox.start;
+    for (let splice = ordered[next]; splice !== undefined; splice = ordered[next]) {
+      if (splice.end > offset || splice.start >= offset) break;
+      shift += splice.insert.length - (splice.end - splice.start);
+      next += 1;
+    }
     const task = plan.tasks[index] ?? entry.task;
     if (shift === 0 && task === entry.task) return entry;
     const checkbox =
-      shift === 0
-        ? entry.checkbox
-        : { start: entry.checkbox.start + shift, end: entry.checkbox.end + shift };
+      shift === 0 ? entry.checkbox : { start: offset + shift, end: entry.checkbox.end + shift };
     return { task, checkbox };
   });
+}
+
+/** The index of the task whose checkbox starts at `offset` (tasks are in document order). */
+function taskWithCheckboxAt(tasks: readonly LocatedTask[], offset: number): number | undefined {
+  let low = 0;
+  let high = tasks.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const start = tasks[middle]?.checkbox.start ?? 0;
+    if (start === offset) return middle;
+    if (start < offset) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
 }
 
 /** How far the splices before `offset` (ending at or before it) move it. */

@@ -86,7 +86,12 @@ export interface TaskSelectionInput<Task extends SelectableTask> {
 export function selectNextTask<Task extends SelectableTask>(
   input: TaskSelectionInput<Task>,
 ): TaskSelection<Task> {
-  const byId = new Map(input.tasks.map((task) => [task.id, task]));
+  // Mapped by id only when a task has dependencies to look up.
+  let byIdMap: Map<string, Task> | undefined;
+  const byId = () => {
+    byIdMap ??= new Map(input.tasks.map((task) => [task.id, task]));
+    return byIdMap;
+  };
   const recordedFailures = new Set(input.failedTaskIds);
   const attemptsOf = (id: string) => input.attempts[id] ?? 0;
   const isFailed = (task: SelectableTask) =>
@@ -114,13 +119,13 @@ export function selectNextTask<Task extends SelectableTask>(
 
 function skipReason(
   task: SelectableTask,
-  byId: ReadonlyMap<string, SelectableTask>,
+  byId: () => ReadonlyMap<string, SelectableTask>,
   isFailed: (task: SelectableTask) => boolean,
 ): SkipReason | null {
   if (isFailed(task)) return "failed";
   let pending = false;
   for (const dependencyId of task.dependencies ?? []) {
-    const dependency = byId.get(dependencyId);
+    const dependency = byId().get(dependencyId);
     if (dependency === undefined || isFailed(dependency)) return "dependency_failed";
     if (!dependency.done) pending = true;
   }
