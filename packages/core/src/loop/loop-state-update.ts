@@ -31,9 +31,13 @@ export const KEPT_DELETED_COMPLETIONS = 100;
  * longer lists, in completion order. The attempts of tasks it no longer lists are dropped.
  */
 export function withCompletedFromPlan(state: LoopState, view: PlanView): LoopState {
-  const done = view.tasks.filter((task) => task.done).map((task) => task.id);
+  const done: string[] = [];
+  const planIds = new Set<string>();
+  for (const task of view.tasks) {
+    planIds.add(task.id);
+    if (task.done) done.push(task.id);
+  }
   const doneIds = new Set(done);
-  const planIds = new Set(view.tasks.map((task) => task.id));
   const deleted = state.completed_tasks.filter((id) => !planIds.has(id));
   const keptDeleted = new Set(deleted.slice(-KEPT_DELETED_COMPLETIONS));
   const next: LoopState = {

@@ -19,6 +19,11 @@ describe("redactSecrets", () => {
     for (const [text, redacted] of cases) expect(redactSecrets(text)).toBe(redacted);
   });
 
+  it("redacts the shortest secrets it knows, 14 and 15 characters long", () => {
+    expect(redactSecrets("token=abcdefgh")).toBe(`token=${REDACTED}`);
+    expect(redactSecrets("xoxb-abcdefghij")).toBe(REDACTED);
+  });
+
   it("leaves ordinary text alone: short values, prose about tokens, hashes", () => {
     for (const text of [
       "the token count is 42",

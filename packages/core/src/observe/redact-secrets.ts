@@ -18,6 +18,12 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/g,
 ];
 
+/**
+ * No pattern matches fewer characters: a named secret is at least `token` (5), a separator (1)
+ * and an 8-character value. Shorter strings (task ids, most payload values) are not searched.
+ */
+const SHORTEST_SECRET = 14;
+
 /** `name = value`, `name: value`, `"name": "value"` for names that say the value is secret. */
 const NAMED_SECRET =
   /\b([A-Za-z0-9_]{0,40}(?:password|passwd|secret|token|api[_-]?key|access[_-]?key)[A-Za-z0-9_]{0,40})(["']?\s{0,5}[:=]\s{0,5}["']?)([^\s"',;]{8,})/gi;
@@ -32,6 +38,7 @@ const NAMED_SECRET =
  * @param text - any text.
  */
 export function redactSecrets(text: string): string {
+  if (text.length < SHORTEST_SECRET) return text;
   let redacted = text;
   for (const pattern of SECRET_PATTERNS) redacted = redacted.replace(pattern, REDACTED);
   return redacted.replace(NAMED_SECRET, (_match, name: string, separator: string, value: string) =>
