@@ -9,8 +9,10 @@ it("exports exactly the plan API", () => {
     "PlanUpdateError",
     "REQUIREMENT_SECTIONS",
     "createPlanCache",
+    "isParallelHeading",
     "parsePlan",
     "parsePlanRequirements",
+    "taskDependencies",
     "updatePlan",
   ]);
 });

@@ -28,4 +28,5 @@ export {
   type RequirementSection,
 } from "./section-names.js";
 export type { Task, TaskIdSource } from "./task.js";
+export { isParallelHeading, taskDependencies } from "./task-dependencies.js";
 export { type PlanEdit, type UpdatePlanOptions, updatePlan } from "./update-plan.js";

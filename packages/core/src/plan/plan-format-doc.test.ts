@@ -4,6 +4,7 @@ import { parsePlan } from "./parse-plan.js";
 import { PlanParseError } from "./plan-parse-error.js";
 import { PlanUpdateError } from "./plan-update-error.js";
 import { parsePlanRequirements } from "./requirements.js";
+import { taskDependencies } from "./task-dependencies.js";
 import { type PlanEdit, updatePlan } from "./update-plan.js";
 
 const doc = readFileSync(new URL("../../../../docs/plan-format.md", import.meta.url), "utf8");
@@ -74,6 +75,10 @@ const checks: Readonly<Record<string, (example: DocExample) => void>> = {
   },
   "parse-error": ({ input, expected }) => {
     expect(thrownMessage(() => parsePlan(input, { file: "plan.md" }))).toBe(expected.trimEnd());
+  },
+  dependencies: ({ input, expected }) => {
+    const { tasks } = parsePlan(input);
+    expect(Object.fromEntries(taskDependencies(tasks))).toEqual(JSON.parse(expected));
   },
   "update-error": ({ input, expected, argument }) => {
     const edit = JSON.parse(argument) as PlanEdit;

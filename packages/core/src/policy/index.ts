@@ -39,6 +39,13 @@ export {
   rateWindowStart,
   recordCall,
 } from "./rate-limiter.js";
+export {
+  type SchedulableTask,
+  type Schedule,
+  type ScheduledTask,
+  type ScheduleInput,
+  scheduleTasks,
+} from "./schedule-tasks.js";
 export { type ExitDecision, shouldExit } from "./should-exit.js";
 export {
   initialStopCounters,
