@@ -8,7 +8,7 @@ import type { StoryRule } from "./story-rule.js";
  * Each cycle is one issue, located at the dependency of its first story (in document
  * order) on the next, and naming the whole cycle: `A -> B -> C -> A`.
  */
-export const checkDependencyCycles: StoryRule = ({ root, drafts }) => {
+export const checkDependencyCycles: StoryRule = ({ document, drafts }) => {
   const byId = new Map<string, StoryDraft>();
   for (const draft of drafts) {
     if (draft.id !== null && !byId.has(draft.id)) byId.set(draft.id, draft);
@@ -26,6 +26,6 @@ export const checkDependencyCycles: StoryRule = ({ root, drafts }) => {
     const position = draft.dependencies.indexOf(next ?? start);
     const path = draft.dependencyPaths[position] ?? draft.path;
     const names = [...cycle, start].map((id) => `\`${id}\``).join(" -> ");
-    return [issueAtValue(root, path, `dependency cycle: ${names}`)];
+    return [issueAtValue(document.root, path, `dependency cycle: ${names}`)];
   });
 };
