@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import {
+  appendFileSync,
   copyFileSync,
   cpSync,
   mkdirSync,
@@ -113,14 +114,63 @@ export function benchPrd(storyCount: number): string {
   return `${JSON.stringify({ project: "inventory", stories, completedStories }, null, 2)}\n`;
 }
 
+/**
+ * What the agent wrote in the transcript between the first stop and the measured one: it edits
+ * a file, the tool answers, and it says what it did (the hook reads that answer).
+ */
+function iterationTurns(dir: string): string {
+  const session = "8f2c7a1e-4b3d-4e5f-9a6b-1c2d3e4f5a6b";
+  const turn = (index: number, message: Record<string, unknown>) => ({
+    parentUuid: `00000000-0000-4000-8000-00000000010${index - 1}`,
+    isSidechain: false,
+    userType: "external",
+    cwd: dir,
+    sessionId: session,
+    type: message.role,
+    uuid: `00000000-0000-4000-8000-00000000010${index}`,
+    timestamp: `2026-11-29T20:1${index}:00.000Z`,
+    message,
+  });
+  const turns = [
+    turn(1, {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Working on S101: the GET /inventory/101 endpoint." },
+        {
+          type: "tool_use",
+          id: "toolu_101",
+          name: "Edit",
+          input: { file_path: join(dir, "src/inventory.ts") },
+        },
+      ],
+    }),
+    turn(2, {
+      role: "user",
+      content: [
+        { tool_use_id: "toolu_101", type: "tool_result", content: "The file has been updated." },
+      ],
+    }),
+    turn(3, {
+      role: "assistant",
+      content: [
+        {
+          type: "text",
+          text: "I implemented GET /inventory/101 and added its tests; `npm test -- inventory-101` passes. S101 is done, and I marked it as passing in prd.json. Next is S102.",
+        },
+      ],
+    }),
+  ];
+  return turns.map((entry) => `${JSON.stringify(entry)}\n`).join("");
+}
+
 /** A Stop-hook project: what `loop hook stop` decides on, and the input Claude Code gives it. */
 export interface StopHookProject extends BenchProject {
   /** The hook's JSON for standard input, as Claude Code passes it. */
   readonly input: string;
   /**
    * Puts the ralph-loop state file and the loop state back as the first stop left them, so every
-   * measured stop is the second one: it reads a previous state, blocks with the same story and
-   * writes both files.
+   * measured stop is the second one: it reads a previous state and the agent's answer since,
+   * blocks with the same story and writes both files.
    */
   reset(): void;
 }
@@ -153,6 +203,7 @@ export function createStopHookProject(bin: string, storyCount: number): StopHook
     }).toString();
   if (!stop().includes('"decision":"block"')) throw new Error("the first stop did not block");
   const at = (path: string) => join(project.dir, path);
+  appendFileSync(at("transcript.jsonl"), iterationTurns(project.dir));
   const afterFirst = readFileSync(at(RALPH_STATE), "utf8");
   cpSync(at(STATE_DIR), at(".state-after-first-stop"), { recursive: true });
   const reset = () => {
