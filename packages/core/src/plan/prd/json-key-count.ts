@@ -44,12 +44,21 @@ function countKeys(value: unknown, depthLimit: number, depth: number): number | 
   if (typeof value !== "object" || value === null) return 0;
   if (depth > depthLimit) return null;
   let keys = 0;
-  const values = Array.isArray(value) ? value : Object.values(value);
-  if (!Array.isArray(value)) keys += values.length;
-  for (const item of values) {
-    const nested = countKeys(item, depthLimit, depth + 1);
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const nested = countKeys(item, depthLimit, depth + 1);
+      if (nested === null) return null;
+      keys += nested;
+    }
+    return keys;
+  }
+  // `for…in` allocates nothing; a parsed object has no enumerable inherited key (and one added
+  // to Object.prototype would only make the counts differ: the locating parser then runs).
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const nested = countKeys(record[key], depthLimit, depth + 1);
     if (nested === null) return null;
-    keys += nested;
+    keys += 1 + nested;
   }
   return keys;
 }

@@ -36,7 +36,7 @@ function chooseSpellings(
   item: Readonly<Record<string, unknown>>,
   issues: LocatedIssue[],
 ): { readonly spellings: ChosenSpellings; readonly ambiguous: ReadonlySet<AliasedField> } {
-  const ambiguous = new Set<AliasedField>();
+  let ambiguous: Set<AliasedField> | null = null;
   const spellings: Record<string, string | undefined> = {};
   for (const [field, names] of ALIASED_FIELDS) {
     let first: string | undefined;
@@ -48,12 +48,15 @@ function chooseSpellings(
     }
     spellings[field] = first;
     if (first === undefined || second === undefined) continue;
+    ambiguous ??= new Set();
     ambiguous.add(field);
     const message = `\`${second}\` and \`${first}\` are two spellings of the same field: keep one`;
     issues.push(issueAtKey(document.root, [...path, second], message));
   }
-  return { spellings: spellings as ChosenSpellings, ambiguous };
+  return { spellings: spellings as ChosenSpellings, ambiguous: ambiguous ?? NONE_AMBIGUOUS };
 }
+
+const NONE_AMBIGUOUS: ReadonlySet<AliasedField> = new Set();
 
 /** The value of the chosen spelling of an aliased field in the schema's output. */
 function aliased<Value>(input: PrdStoryInput, key: string | undefined): Value | undefined {
