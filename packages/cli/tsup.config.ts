@@ -9,16 +9,21 @@ const COMMANDS = readdirSync(new URL("./src/commands/", import.meta.url))
   .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
   .map((name) => name.slice(0, -".ts".length));
 
+const SOURCE_FOLDER = fileURLToPath(new URL("./src/", import.meta.url));
+
 /**
- * A relative `import()` stays an import of the file built from its target, so what it loads
- * loads when it runs: bin.ts's dispatcher and the command table (run-cli), the commands
- * (commands/<name>.js), close-match. Every such target is an entry below.
+ * A relative `import()` in the CLI's own source stays an import of the file built from its
+ * target, so what it loads loads when it runs: bin.ts's dispatcher and the command table
+ * (run-cli), the commands (commands/<name>.js), close-match. Every such target is an entry
+ * below (and sits where the import expects it). Dependencies' own `import()`s are bundled.
  */
 const lazyImports: NonNullable<Options["esbuildPlugins"]>[number] = {
   name: "lazy-imports",
   setup(build) {
     build.onResolve({ filter: /^\.\.?\// }, (args) =>
-      args.kind === "dynamic-import" ? { path: args.path, external: true } : undefined,
+      args.kind === "dynamic-import" && args.importer.startsWith(SOURCE_FOLDER)
+        ? { path: args.path, external: true }
+        : undefined,
     );
   },
 };
