@@ -9,6 +9,16 @@ export interface Measurement {
   readonly minMs: number;
 }
 
+/** Options of {@link measure}. */
+export interface MeasureOptions {
+  /** Measured runs (default 200). */
+  readonly runs?: number;
+  /** Unmeasured runs first (default 20). */
+  readonly warmup?: number;
+  /** Runs, unmeasured, before every run: puts back what a run changed. */
+  readonly before?: () => unknown;
+}
+
 /**
  * Runs `task` `warmup` times unmeasured, then `runs` times measured, and returns the median,
  * 95th percentile and minimum duration of one run.
@@ -16,11 +26,15 @@ export interface Measurement {
 export async function measure(
   name: string,
   task: () => unknown,
-  { runs = 200, warmup = 20 }: { runs?: number; warmup?: number } = {},
+  { runs = 200, warmup = 20, before }: MeasureOptions = {},
 ): Promise<Measurement> {
-  for (let index = 0; index < warmup; index += 1) await task();
+  for (let index = 0; index < warmup; index += 1) {
+    await before?.();
+    await task();
+  }
   const durations: number[] = [];
   for (let index = 0; index < runs; index += 1) {
+    await before?.();
     const start = performance.now();
     await task();
     durations.push(performance.now() - start);

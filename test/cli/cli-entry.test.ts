@@ -62,7 +62,9 @@ describe("the loop binary", { timeout: 60_000 }, () => {
     // needs no install of the SDK packages.
     const directory = dirname(LOOP_BIN);
     const loaded = new Set<string>();
-    for (const file of readdirSync(directory).filter((name) => name.endsWith(".js"))) {
+    // Every built file, the commands' own bundles in dist/commands/ included.
+    const files = readdirSync(directory, { recursive: true, encoding: "utf8" });
+    for (const file of files.filter((name) => name.endsWith(".js"))) {
       const text = readFileSync(join(directory, file), "utf8");
       const pattern = /(?:from\s+|import\(|require\()["']([^"'.][^"']*)["']/g;
       for (const match of text.matchAll(pattern)) loaded.add(match[1] ?? "");

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { ConfigError, type LoopConfig, parseConfig } from "@loop/core";
 import { errorCodeOf } from "./atomic-write-error-code.js";
@@ -49,7 +50,8 @@ export async function loadConfigFile(
     if (options?.optional === true) return parseConfig("", { file: path });
     throw new ConfigNotFoundError({ path, cause: error });
   }
-  const invalid = findInvalidUtf8(bytes);
+  // Node's native check first; the byte-by-byte scan only runs to locate what is invalid.
+  const invalid = isUtf8(bytes) ? null : findInvalidUtf8(bytes);
   if (invalid !== null) {
     const byte = bytes[invalid.offset]?.toString(16) ?? "";
     throw new ConfigError({

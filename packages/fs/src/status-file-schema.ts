@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** An ISO 8601 date and time, with an offset (`2025-09-30T12:00:00-04:00`, `…Z`) or local. */
 const isoDateTime = z.iso.datetime({ offset: true, local: true });

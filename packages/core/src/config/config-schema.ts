@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { DEFAULT_OPTIONAL_HEADINGS } from "../plan/section-names.js";
 import {
   booleanSetting,

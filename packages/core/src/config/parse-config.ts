@@ -14,6 +14,17 @@ export interface ParseConfigOptions {
   readonly file?: string | undefined;
 }
 
+/**
+ * A line that is blank or a comment: spaces, then nothing or `#` and printable text (tabs
+ * included). Stricter than YAML, which the full parse then judges.
+ */
+const COMMENT_LINE = /^ *(?:#[\t\x20-\x7e\xa0-\u2027\u202a-\ufefe\uff00-\uffff]*)?\r?$/;
+
+/** Whether the YAML text holds only blank lines and comments: a document with no content. */
+export function isCommentsOnly(text: string): boolean {
+  return text.split("\n").every((line) => COMMENT_LINE.test(line));
+}
+
 /** Orders diagnostics by position, those without one last. */
 function byPosition(left: Diagnostic, right: Diagnostic): number {
   const line = (left.line ?? Number.MAX_SAFE_INTEGER) - (right.line ?? Number.MAX_SAFE_INTEGER);
@@ -85,6 +96,8 @@ function toPlainValue(
 export function parseConfig(yamlText: string, options?: ParseConfigOptions | null): LoopConfig {
   const file = options?.file;
   const text = yamlText.startsWith("\uFEFF") ? yamlText.slice(1) : yamlText;
+  // `loop init` writes every setting commented out: such a file is read without the parser.
+  if (isCommentsOnly(text)) return LoopConfigSchema.parse({});
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false, logLevel: "error" });
   if (document.errors.length > 0) {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { EXIT_REASONS, type ExitReason } from "../policy/exit-reasons.js";
 import { type AgentReport, AgentReportSchema } from "../state/agent-report.js";
 import { type LoopState, LoopStateSchema } from "../state/loop-state.js";

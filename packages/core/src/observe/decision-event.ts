@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { isSafeTerminalId } from "../state/safe-terminal-id.js";
 import { expected, timestampField } from "../state/state-fields.js";
 import {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { redactSecrets } from "../observe/redact-secrets.js";
 import type { ResponseSignals } from "../status/response-signals.js";
 import { expected, sectionField, textField } from "./state-fields.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { AgentProcessRecordSchema } from "./agent-process-record.js";
 import { PersistedCircuitBreakerSchema } from "./persisted-circuit-breaker.js";
 import { PersistedRateWindowSchema } from "./persisted-rate-window.js";

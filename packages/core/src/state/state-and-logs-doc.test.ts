@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { DECISION_EVENT_NAMES } from "../observe/decision-event.js";
 import { PAYLOAD_SCHEMAS } from "../observe/decision-event-payloads.js";
 import { LoopMetricsSchema } from "../observe/loop-metrics.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { describeValue } from "../config/describe-value.js";
 import { isIsoTimestamp } from "./iso-timestamp.js";
 

@@ -11,57 +11,120 @@ const WHOLE_WORK = `(?:project|plan|fix plan|task list|todo list|backlog|prd|roa
 /** The things a plan is made of. */
 const WORK_ITEMS = `(?:tasks|items|stories|user stories|requirements|todos|to-dos|steps|work items|checkboxes)`;
 
+/** Words of {@link WHOLE_WORK}'s alternatives, lowercase: one is in any match of it. */
+const WHOLE_WORK_WORDS = ["project", "plan", "task list", "todo list", "backlog", "prd", "roadmap"];
+/** `all ` or a word of {@link WHOLE_WORK}. */
+const ALL_OR_WHOLE_WORK_WORDS = ["all ", ...WHOLE_WORK_WORDS];
+/** The words of {@link FINISHED}'s alternatives. */
+const FINISHED_WORDS = ["complete", "done", "finished", "implemented", "checked"];
+
+/**
+ * A statement pattern and the words its matches contain: for each list, one of its words (in
+ * lowercase) is in every match. A sentence without them is not matched against the pattern, so
+ * a short answer compiles few of these large patterns (compiling one costs milliseconds).
+ */
+export interface StrongCompletion {
+  readonly pattern: RegExp;
+  readonly words: readonly (readonly string[])[];
+}
+
 /**
  * Statements that the whole job is finished, as opposed to one step of it. A bare "done" or
  * "complete" is never one: "Done reading the file, now implementing" finishes nothing.
  */
-export const STRONG_COMPLETION_PATTERNS: readonly RegExp[] = Object.freeze([
+export const STRONG_COMPLETIONS: readonly StrongCompletion[] = [
   // all tasks are complete / all the tasks in the plan have been completed
-  new RegExp(
-    String.raw`\ball (?:of )?(?:the |my |our )?(?:\d+ )?(?:remaining |planned |open )?${WORK_ITEMS}(?: (?:in|on|from|of) (?:the |this )?${WHOLE_WORK})? (?:are|have been|were) (?:now |all |fully |successfully )*${FINISHED}\b`,
-    "i",
-  ),
+  {
+    pattern: new RegExp(
+      String.raw`\ball (?:of )?(?:the |my |our )?(?:\d+ )?(?:remaining |planned |open )?${WORK_ITEMS}(?: (?:in|on|from|of) (?:the |this )?${WHOLE_WORK})? (?:are|have been|were) (?:now |all |fully |successfully )*${FINISHED}\b`,
+      "i",
+    ),
+    words: [["all "], FINISHED_WORDS],
+  },
   // a headline: "All tasks complete", "Project complete.", "✅ All tasks complete!"
-  new RegExp(
-    `^\\W*(?:the )?(?:all ${WORK_ITEMS}|(?:the )?(?:whole |entire )?${WHOLE_WORK}|all work) (?:now )?${FINISHED}[.!]*$`,
-    "i",
-  ),
+  {
+    pattern: new RegExp(
+      `^\\W*(?:the )?(?:all ${WORK_ITEMS}|(?:the )?(?:whole |entire )?${WHOLE_WORK}|all work) (?:now )?${FINISHED}[.!]*$`,
+      "i",
+    ),
+    words: [ALL_OR_WHOLE_WORK_WORDS, FINISHED_WORDS],
+  },
   // a sentence (or a clause after `:` or `;`) that opens with the work and its participle, no
   // auxiliary: "All tasks completed successfully.", "✅ All 5 stories done", "Project finished"
-  new RegExp(
-    String.raw`(?:^\W*|(?<=[:;] ))(?:all (?:of )?(?:the |my |our )?(?:\d+ )?(?:remaining |planned |open )?${WORK_ITEMS}(?: (?:in|on|from|of) (?:the |this )?${WHOLE_WORK})?|(?:the )?(?:whole |entire )?${WHOLE_WORK}) (?:now |all |fully |successfully )*(?:completed|finished|done|implemented)(?: successfully)?\b`,
-    "i",
-  ),
+  {
+    pattern: new RegExp(
+      String.raw`(?:^\W*|(?<=[:;] ))(?:all (?:of )?(?:the |my |our )?(?:\d+ )?(?:remaining |planned |open )?${WORK_ITEMS}(?: (?:in|on|from|of) (?:the |this )?${WHOLE_WORK})?|(?:the )?(?:whole |entire )?${WHOLE_WORK}) (?:now |all |fully |successfully )*(?:completed|finished|done|implemented)(?: successfully)?\b`,
+      "i",
+    ),
+    words: [ALL_OR_WHOLE_WORK_WORDS, ["completed", "finished", "done", "implemented"]],
+  },
   // the project is complete / the entire plan has been finished; at a sentence's start the
   // article may be left out: "Project is complete and ready for review."
-  new RegExp(
-    String.raw`(?:\bthe |^\W*)(?:whole |entire )?${WHOLE_WORK}(?: itself)? (?:is|has been) (?:now )?(?:fully |entirely |completely |100% )?${FINISHED}\b`,
-    "i",
-  ),
+  {
+    pattern: new RegExp(
+      String.raw`(?:\bthe |^\W*)(?:whole |entire )?${WHOLE_WORK}(?: itself)? (?:is|has been) (?:now )?(?:fully |entirely |completely |100% )?${FINISHED}\b`,
+      "i",
+    ),
+    words: [WHOLE_WORK_WORDS, FINISHED_WORDS],
+  },
   // everything is done / everything's complete
-  new RegExp(
-    String.raw`\beverything(?:'s| is| has been) (?:now )?(?:fully |all )?${FINISHED}\b`,
-    "i",
-  ),
+  {
+    pattern: new RegExp(
+      String.raw`\beverything(?:'s| is| has been) (?:now )?(?:fully |all )?${FINISHED}\b`,
+      "i",
+    ),
+    words: [["everything"], FINISHED_WORDS],
+  },
   // every task is checked off
-  /\bevery (?:single )?(?:task|item|story|requirement|checkbox) (?:is|has been) (?:now )?(?:complete|completed|done|finished|checked(?: off)?)\b/i,
+  {
+    pattern:
+      /\bevery (?:single )?(?:task|item|story|requirement|checkbox) (?:is|has been) (?:now )?(?:complete|completed|done|finished|checked(?: off)?)\b/i,
+    words: [["every "], ["complete", "done", "finished", "checked"]],
+  },
   // nothing left to do / nothing more to implement
-  /\bnothing (?:left|more|else|remaining|further) (?:to (?:do|implement|work on|be done)|remains)\b/i,
+  {
+    pattern:
+      /\bnothing (?:left|more|else|remaining|further) (?:to (?:do|implement|work on|be done)|remains)\b/i,
+    words: [["nothing "]],
+  },
   // no tasks left / no remaining tasks
-  new RegExp(
-    String.raw`\bno (?:more |remaining |further |outstanding |open |unchecked |incomplete )?${WORK_ITEMS} (?:left|remain(?:ing)?|to do|outstanding)\b`,
-    "i",
-  ),
-  new RegExp(
-    String.raw`\bno (?:remaining|outstanding|open|unchecked|incomplete) (?:${WORK_ITEMS}|work)\b`,
-    "i",
-  ),
+  {
+    pattern: new RegExp(
+      String.raw`\bno (?:more |remaining |further |outstanding |open |unchecked |incomplete )?${WORK_ITEMS} (?:left|remain(?:ing)?|to do|outstanding)\b`,
+      "i",
+    ),
+    words: [["no "]],
+  },
+
+  {
+    pattern: new RegExp(
+      String.raw`\bno (?:remaining|outstanding|open|unchecked|incomplete) (?:${WORK_ITEMS}|work)\b`,
+      "i",
+    ),
+    words: [["no "]],
+  },
   // I have completed all tasks / we've finished everything
-  new RegExp(
-    String.raw`\b(?:I|we)(?:'ve| have) (?:now )?(?:completed|finished|implemented|done) (?:everything|all (?:of )?(?:the |my )?(?:${WORK_ITEMS}|work)(?: (?:in|on|from|of) (?:the |this )?${WHOLE_WORK})?)(?=[\s.!,;:]|$)`,
-    "i",
-  ),
-]);
+  {
+    pattern: new RegExp(
+      String.raw`\b(?:I|we)(?:'ve| have) (?:now )?(?:completed|finished|implemented|done) (?:everything|all (?:of )?(?:the |my )?(?:${WORK_ITEMS}|work)(?: (?:in|on|from|of) (?:the |this )?${WHOLE_WORK})?)(?=[\s.!,;:]|$)`,
+      "i",
+    ),
+    words: [
+      ["'ve ", " have "],
+      ["completed", "finished", "implemented", "done"],
+    ],
+  },
+];
+
+/** The patterns of {@link STRONG_COMPLETIONS}. */
+export const STRONG_COMPLETION_PATTERNS: readonly RegExp[] = Object.freeze(
+  STRONG_COMPLETIONS.map((entry) => entry.pattern),
+);
+
+/** Whether `lowercase` has a word of each of `words`' lists. */
+export function hasWords(lowercase: string, words: readonly (readonly string[])[]): boolean {
+  return words.every((list) => list.some((word) => lowercase.includes(word)));
+}
 
 /** A phrase as a pattern: case-insensitive, any spacing, whole words at its ends. */
 function phrasePattern(phrase: string): RegExp | null {
@@ -101,16 +164,21 @@ export function findCompletionPhrases(
   sentences: readonly ProseSentence[],
   extraPhrases: readonly string[] = [],
 ): string[] {
-  const patterns = [
-    ...STRONG_COMPLETION_PATTERNS,
-    ...extraPhrases.flatMap((phrase) => phrasePattern(phrase) ?? []),
-  ].map(globalPattern);
+  const patterns: readonly StrongCompletion[] = [
+    ...STRONG_COMPLETIONS,
+    ...extraPhrases.flatMap((phrase) => {
+      const pattern = phrasePattern(phrase);
+      return pattern === null ? [] : [{ pattern, words: [] }];
+    }),
+  ].map((entry) => ({ pattern: globalPattern(entry.pattern), words: entry.words }));
   const found = new Map<string, string>();
   for (const sentence of sentences) {
     if (/\?["')\]]*$/.test(sentence.text)) continue;
     // The characters of the counted matches: an overlap is seen in the match's own length.
     const counted = new Uint8Array(sentence.text.length);
-    for (const pattern of patterns) {
+    const lowercase = sentence.text.toLowerCase();
+    for (const { pattern, words } of patterns) {
+      if (!hasWords(lowercase, words)) continue;
       for (const match of sentence.text.matchAll(pattern)) {
         const range = { start: match.index, end: match.index + match[0].length };
         if (overlapsCounted(counted, range)) continue;

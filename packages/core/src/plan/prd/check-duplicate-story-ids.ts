@@ -14,7 +14,7 @@ function idOrigin(draft: StoryDraft): string {
  * located at its id and naming the earlier story's location. Integer and string ids
  * compare as strings (`1` and `"1"` collide), as do derived ids (`STORY-2`).
  */
-export const checkDuplicateStoryIds: StoryRule = ({ text, root, drafts }) => {
+export const checkDuplicateStoryIds: StoryRule = ({ document, drafts }) => {
   const first = new Map<string, StoryDraft>();
   return drafts.flatMap((draft) => {
     if (draft.id === null) return [];
@@ -24,6 +24,7 @@ export const checkDuplicateStoryIds: StoryRule = ({ text, root, drafts }) => {
       return [];
     }
     const earlierPath = storyIdPath(earlier);
+    const { root, text } = document;
     const { line, column } = lineColumnAt(text, nearestNode(root, earlierPath).offset);
     const message =
       `duplicate story id \`${draft.id}\`${idOrigin(draft)}; ` +

@@ -7,19 +7,21 @@ import type { StoryRule } from "./story-rule.js";
  * itself is an issue, and so is one on an unknown id (with the nearest existing id as a
  * suggestion). Each issue is located at the dependency.
  */
-export const checkStoryDependencies: StoryRule = ({ root, drafts }) => {
+export const checkStoryDependencies: StoryRule = ({ document, drafts }) => {
   const ids = new Set(drafts.flatMap((draft) => (draft.id === null ? [] : [draft.id])));
   return drafts.flatMap((draft) =>
     draft.dependencies.flatMap((dependency, position) => {
       const path = draft.dependencyPaths[position] ?? draft.path;
       if (dependency === draft.id) {
-        return [issueAtValue(root, path, `story \`${draft.id}\` depends on itself`)];
+        return [issueAtValue(document.root, path, `story \`${draft.id}\` depends on itself`)];
       }
       if (ids.has(dependency)) return [];
       const others = [...ids].filter((id) => id !== draft.id);
       const suggestion = nearestStoryId(dependency, others);
       const hint = suggestion === null ? "" : `; did you mean \`${suggestion}\`?`;
-      return [issueAtValue(root, path, `depends on unknown story \`${dependency}\`${hint}`)];
+      return [
+        issueAtValue(document.root, path, `depends on unknown story \`${dependency}\`${hint}`),
+      ];
     }),
   );
 };

@@ -1,8 +1,16 @@
+import { stringEnd } from "./json-string-end.js";
+
 /**
  * How deep objects and arrays may nest in a prd.json. Real ones nest about 4 levels; the
  * limit keeps a hostile document from exhausting the parser's stack.
  */
 export const maximumJsonNesting = 256;
+
+const QUOTE = 0x22;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
 
 /**
  * The offset of the first `{` or `[` (outside strings) that opens a level deeper than
@@ -10,18 +18,15 @@ export const maximumJsonNesting = 256;
  */
 export function excessiveNestingOffset(text: string, limit: number): number {
   let depth = 0;
-  let inString = false;
   for (let index = 0; index < text.length; index += 1) {
-    const character = text.charAt(index);
-    if (inString) {
-      if (character === "\\") index += 1;
-      else if (character === '"') inString = false;
-    } else if (character === '"') {
-      inString = true;
-    } else if (character === "{" || character === "[") {
+    const code = text.charCodeAt(index);
+    if (code === QUOTE) {
+      index = stringEnd(text, index);
+      if (index < 0) return -1;
+    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       depth += 1;
       if (depth > limit) return index;
-    } else if (character === "}" || character === "]") {
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
       depth = Math.max(0, depth - 1);
     }
   }

@@ -20,6 +20,13 @@ export type JsonDocumentResult =
 
 const byteOrderMark = "\uFEFF";
 
+/** How jsonc-parser reads a prd.json: strict JSON, no comments, no trailing commas. */
+export const strictJsonOptions = {
+  disallowComments: true,
+  allowTrailingComma: false,
+  allowEmptyContent: false,
+} as const;
+
 /**
  * Parses strict JSON (no comments, no trailing commas), keeping the syntax tree for
  * locations. A leading byte order mark is ignored. Nesting deeper than
@@ -35,11 +42,7 @@ export function parseJsonDocument(text: string): JsonDocumentResult {
     return { ok: false, issue: { message, path: [], offset: tooDeep } };
   }
   const errors: ParseError[] = [];
-  const root = parseTree(source, errors, {
-    disallowComments: true,
-    allowTrailingComma: false,
-    allowEmptyContent: false,
-  });
+  const root = parseTree(source, errors, strictJsonOptions);
   const first = errors[0];
   if (first !== undefined || root === undefined) {
     const offset = first?.offset ?? 0;

@@ -1,4 +1,4 @@
-import { findNodeAtLocation, type Node } from "jsonc-parser";
+import { findNodeAtLocation } from "jsonc-parser";
 import { checkDependencyCycles } from "./check-dependency-cycles.js";
 import { checkDuplicateStoryIds } from "./check-duplicate-story-ids.js";
 import { checkStoryDependencies } from "./check-story-dependencies.js";
@@ -14,6 +14,7 @@ import { extraFields, knownDocumentKeys } from "./prd-fields.js";
 import { PrdParseError } from "./prd-parse-error.js";
 import { type PrdDocumentInput, prdDocumentSchema } from "./prd-schema.js";
 import type { PrdStory } from "./prd-story.js";
+import { quickJsonDocument } from "./quick-json-document.js";
 import { readStory } from "./read-story.js";
 import type { StoryDraft } from "./story-draft.js";
 import type { StoryRule } from "./story-rule.js";
@@ -42,7 +43,7 @@ function fail(text: string, issues: readonly LocatedIssue[], options: ParsePrdOp
  * Which array holds the stories. Neither or both is an issue (and no stories are read).
  */
 function chooseStoriesKey(
-  root: Node,
+  document: JsonDocument,
   value: Readonly<Record<string, unknown>>,
   issues: LocatedIssue[],
 ): PrdStoriesKey | null {
@@ -51,7 +52,7 @@ function chooseStoriesKey(
   if (hasStories && hasUserStories) {
     issues.push(
       issueAtKey(
-        root,
+        document.root,
         ["userStories"],
         "both `stories` and `userStories` are given: keep one array of stories",
       ),
@@ -61,26 +62,34 @@ function chooseStoriesKey(
   if (hasStories) return "stories";
   if (hasUserStories) return "userStories";
   issues.push(
-    issueAtValue(root, [], "missing the story array: expected a `stories` or `userStories` array"),
+    issueAtValue(
+      document.root,
+      [],
+      "missing the story array: expected a `stories` or `userStories` array",
+    ),
   );
   return null;
 }
 
-/** Reads every story of the array under `key`, then runs the cross-story rules. */
+/**
+ * Reads every story of the array under `key`, then runs the cross-story rules. Repeated keys
+ * are looked for in each story unless the document is known to repeat none.
+ */
 function readStories(
   document: JsonDocument,
   key: PrdStoriesKey,
   items: readonly unknown[],
   issues: LocatedIssue[],
+  repeatsNoKey: boolean,
 ): StoryDraft[] {
-  const { text, root } = document;
+  const { text } = document;
   const drafts = items.map((item, index) => {
     const path = [key, index];
-    const node = findNodeAtLocation(root, path);
+    const node = repeatsNoKey ? undefined : findNodeAtLocation(document.root, path);
     if (node !== undefined) issues.push(...duplicateKeyIssues(text, node, path));
-    return readStory(root, path, index, item, issues);
+    return readStory(document, path, index, item, issues);
   });
-  for (const rule of storyRules) issues.push(...rule({ text, root, drafts }));
+  for (const rule of storyRules) issues.push(...rule({ document, drafts }));
   return drafts;
 }
 
@@ -89,21 +98,41 @@ function readStories(
  * {@link parsePrd} does.
  */
 export function analyzePrd(json: string, options?: ParsePrdOptions | null): AnalyzedPrd {
-  const settings = options ?? {};
-  const parsed = parseJsonDocument(json);
+  // Most documents are valid: `JSON.parse` reads them, and the locating parser only runs for
+  // a document it cannot vouch for (a syntax error, deep nesting, a repeated key), or to
+  // locate an issue.
+  return analyzePrdDocument(json, options ?? {}, quickJsonDocument(json));
+}
+
+/**
+ * {@link analyzePrd} on the document `quickJsonDocument` gave, or, when `quick` is `null`, on
+ * the one the locating parser reads. Both give the same result and the same errors
+ * (parse-prd-quick.test.ts).
+ */
+export function analyzePrdDocument(
+  json: string,
+  settings: ParsePrdOptions,
+  quick: JsonDocument | null,
+): AnalyzedPrd {
+  const parsed = quick === null ? parseJsonDocument(json) : { ok: true as const, document: quick };
   if (!parsed.ok) fail(json, [parsed.issue], settings);
   const { document } = parsed;
-  const { root, value } = document;
+  const repeatsNoKey = quick !== null;
+  const { value } = document;
   const issues: LocatedIssue[] = [];
   const result = prdDocumentSchema.safeParse(value);
-  if (!result.success) issues.push(...locateSchemaIssues(root, [], result.error.issues));
+  if (!result.success) {
+    issues.push(...locateSchemaIssues(document.root, [], result.error.issues));
+  }
   if (!isJsonObject(value)) fail(json, issues, settings);
   const top = value;
-  issues.push(...duplicateKeyIssues(json, root, []));
-  const key = chooseStoriesKey(root, top, issues);
+  if (!repeatsNoKey) issues.push(...duplicateKeyIssues(json, document.root, []));
+  const key = chooseStoriesKey(document, top, issues);
   const items = key === null ? undefined : top[key];
   const drafts =
-    Array.isArray(items) && key !== null ? readStories(document, key, items, issues) : [];
+    Array.isArray(items) && key !== null
+      ? readStories(document, key, items, issues, repeatsNoKey)
+      : [];
   if (!result.success || key === null || issues.length > 0) fail(json, issues, settings);
   return { prd: buildPrd(key, drafts, result.data, top), document };
 }

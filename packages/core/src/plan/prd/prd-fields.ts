@@ -34,5 +34,17 @@ export function extraFields(
   object: Readonly<Record<string, unknown>>,
   known: ReadonlySet<string>,
 ): Readonly<Record<string, unknown>> {
-  return Object.fromEntries(Object.entries(object).filter(([key]) => !known.has(key)));
+  const extra: Record<string, unknown> = {};
+  for (const key of Object.keys(object)) {
+    if (known.has(key)) continue;
+    // `__proto__` is a key like any other here (as Object.fromEntries would make it).
+    if (key === "__proto__") Object.defineProperty(extra, key, ownField(object[key]));
+    else extra[key] = object[key];
+  }
+  return extra;
+}
+
+/** A property descriptor as an ordinary assignment makes one. */
+function ownField(value: unknown): PropertyDescriptor {
+  return { value, writable: true, enumerable: true, configurable: true };
 }

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { describeJsonValue } from "./describe-json-value.js";
 
 /** A zod error function: "must be `expected`, got <the value>". */

@@ -1,10 +1,11 @@
-import type { Node } from "jsonc-parser";
 import { isJsonObject } from "./is-json-object.js";
 import { issueAtKey } from "./json-location.js";
 import { locateSchemaIssues } from "./locate-schema-issues.js";
 import type { JsonPath, LocatedIssue } from "./located-issue.js";
+import type { JsonDocument } from "./parse-json-document.js";
 import { extraFields, knownStoryKeys, storyFieldAliases } from "./prd-fields.js";
 import { type PrdStoryInput, prdStorySchema } from "./prd-schema.js";
+import { quickStoryIdList, quickStoryInput } from "./quick-story-input.js";
 import { derivedStoryId, type StoryDraft } from "./story-draft.js";
 
 /** The id the story gives or, when it has none, its derived id; `null` when the id is invalid. */
@@ -20,6 +21,8 @@ function readStoryId(item: unknown, index: number): { id: string | null; derived
 
 type AliasedField = keyof typeof storyFieldAliases;
 
+const ALIASED_FIELDS = Object.entries(storyFieldAliases) as [AliasedField, readonly string[]][];
+
 /** For each aliased field, the one spelling the story uses (`undefined`: none). */
 type ChosenSpellings = { readonly [Field in AliasedField]: string | undefined };
 
@@ -28,23 +31,32 @@ type ChosenSpellings = { readonly [Field in AliasedField]: string | undefined };
  * not null) is ambiguous: an issue at the second spelling's key.
  */
 function chooseSpellings(
-  root: Node,
+  document: JsonDocument,
   path: JsonPath,
   item: Readonly<Record<string, unknown>>,
   issues: LocatedIssue[],
 ): { readonly spellings: ChosenSpellings; readonly ambiguous: ReadonlySet<AliasedField> } {
-  const ambiguous = new Set<AliasedField>();
+  let ambiguous: Set<AliasedField> | null = null;
   const spellings: Record<string, string | undefined> = {};
-  for (const [field, names] of Object.entries(storyFieldAliases)) {
-    const [first, second] = names.filter((name) => item[name] !== undefined && item[name] !== null);
+  for (const [field, names] of ALIASED_FIELDS) {
+    let first: string | undefined;
+    let second: string | undefined;
+    for (const name of names) {
+      if (item[name] === undefined || item[name] === null) continue;
+      if (first === undefined) first = name;
+      else if (second === undefined) second = name;
+    }
     spellings[field] = first;
     if (first === undefined || second === undefined) continue;
-    ambiguous.add(field as AliasedField);
+    ambiguous ??= new Set();
+    ambiguous.add(field);
     const message = `\`${second}\` and \`${first}\` are two spellings of the same field: keep one`;
-    issues.push(issueAtKey(root, [...path, second], message));
+    issues.push(issueAtKey(document.root, [...path, second], message));
   }
-  return { spellings: spellings as ChosenSpellings, ambiguous };
+  return { spellings: spellings as ChosenSpellings, ambiguous: ambiguous ?? NONE_AMBIGUOUS };
 }
+
+const NONE_AMBIGUOUS: ReadonlySet<AliasedField> = new Set();
 
 /** The value of the chosen spelling of an aliased field in the schema's output. */
 function aliased<Value>(input: PrdStoryInput, key: string | undefined): Value | undefined {
@@ -64,7 +76,11 @@ function readDependencies(
   const none = { dependencies: [], dependencyPaths: [] };
   if (key === undefined) return none;
   const value = item[key];
-  const result = prdStorySchema.shape.dependencies.safeParse(value);
+  const quick = quickStoryIdList(value);
+  const result =
+    quick === false
+      ? prdStorySchema.shape.dependencies.safeParse(value)
+      : { success: true as const, data: quick };
   if (!result.success || result.data === undefined || result.data === null) return none;
   const fieldPath = [...path, key];
   return {
@@ -80,15 +96,20 @@ function readDependencies(
  * to `issues`) and returns what is known of it.
  */
 export function readStory(
-  root: Node,
+  document: JsonDocument,
   path: JsonPath,
   index: number,
   item: unknown,
   issues: LocatedIssue[],
 ): StoryDraft {
   const { id, derivedId } = readStoryId(item, index);
-  const result = prdStorySchema.safeParse(item);
-  if (!result.success) issues.push(...locateSchemaIssues(root, path, result.error.issues));
+  // zod judges only the stories the hand check cannot vouch for, and reports their problems.
+  const quick = quickStoryInput(item);
+  const result =
+    quick === null ? prdStorySchema.safeParse(item) : { success: true as const, data: quick };
+  if (!result.success) {
+    issues.push(...locateSchemaIssues(document.root, path, result.error.issues));
+  }
   const draft: StoryDraft = {
     index,
     path,
@@ -99,7 +120,7 @@ export function readStory(
     dependencyPaths: [],
   };
   if (!isJsonObject(item)) return draft;
-  const { spellings, ambiguous } = chooseSpellings(root, path, item, issues);
+  const { spellings, ambiguous } = chooseSpellings(document, path, item, issues);
   const dependencies = ambiguous.has("dependencies")
     ? draft
     : readDependencies(item, path, spellings.dependencies);
