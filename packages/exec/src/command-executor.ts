@@ -122,7 +122,9 @@ export class CommandExecutor implements Executor {
     const signal = options?.signal;
     if (signal?.aborted) return ABORTED;
     const progress = this.#options.progress;
-    const snapshot = progress === undefined ? undefined : await progress.before();
+    // The plan is the one file of the project the loop itself writes between runs.
+    const rewritten = request.plan?.path ? [request.plan.path] : [];
+    const snapshot = progress === undefined ? undefined : await progress.before({ rewritten });
     const agent: AgentProcess = {
       token: newAgentToken(),
       command: this.#options.command,
