@@ -47,9 +47,14 @@ export function temporaryFileWriterPid(name: string, target: string): number | u
  * error, and never leaves a torn file.
  *
  * @param target - the file whose temporary files to clean.
+ * @param sibling - another file in the same folder (a backup) whose temporary files to clean in
+ *   the same listing of the folder.
  * @returns how many files were removed.
  */
-export async function removeStaleTemporaryFiles(target: string): Promise<number> {
+export async function removeStaleTemporaryFiles(
+  target: string,
+  sibling?: string | undefined,
+): Promise<number> {
   const directory = dirname(target);
   let names: string[];
   try {
@@ -59,7 +64,9 @@ export async function removeStaleTemporaryFiles(target: string): Promise<number>
   }
   let removed = 0;
   for (const name of names) {
-    const pid = temporaryFileWriterPid(name, target);
+    const pid =
+      temporaryFileWriterPid(name, target) ??
+      (sibling === undefined ? undefined : temporaryFileWriterPid(name, sibling));
     if (pid === undefined) continue;
     const path = join(directory, name);
     if (isProcessAlive(pid) && !(await isOlderThan(path, temporaryFileMaxAgeMs))) continue;
