@@ -1,4 +1,5 @@
 import { existsSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -41,8 +42,14 @@ function runArgs(extra: readonly string[] = []): string[] {
   return [bin, "run", "--cmd", STUB_COMMAND, "--json", ...extra];
 }
 
-async function cycles(): Promise<{ cycles: number[]; wallMs: number[]; iterations: number }> {
+async function cycles(): Promise<{
+  cycles: number[];
+  cpu: number[];
+  wallMs: number[];
+  iterations: number;
+}> {
   const all: number[] = [];
+  const cpu: number[] = [];
   const wallMs: number[] = [];
   let iterations = 0;
   for (let run = 0; run < RUNS; run += 1) {
@@ -58,12 +65,15 @@ async function cycles(): Promise<{ cycles: number[]; wallMs: number[]; iteration
       for (let index = 1; index < timed.starts.length; index += 1) {
         all.push((timed.starts[index] ?? 0) - (timed.starts[index - 1] ?? 0));
       }
+      for (let index = 1; index < timed.cpuAtStarts.length; index += 1) {
+        cpu.push((timed.cpuAtStarts[index] ?? 0) - (timed.cpuAtStarts[index - 1] ?? 0));
+      }
       wallMs.push(timed.wallMs);
     } finally {
       project.remove();
     }
   }
-  return { cycles: all, wallMs, iterations };
+  return { cycles: all, cpu, wallMs, iterations };
 }
 
 /** The stub alone, as many times as the loop runs it, on the same plan. */
@@ -129,6 +139,10 @@ if (!existsSync(bin)) {
   console.log(
     `\nloop run machinery per iteration (file store, git repository, ${TASKS}-task plan, a stub agent that checks a box)`,
   );
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
+  console.log(`  (load average ${load} on ${availableParallelism()} cores)`);
   console.log(
     `  iteration cycle     median ${cycle.toFixed(1)} ms  (${measured.cycles.length} cycles, ${RUNS} runs of ${measured.iterations} iterations)`,
   );
@@ -136,6 +150,11 @@ if (!existsSync(bin)) {
   console.log(
     `  machinery           ${machinery.toFixed(1)} ms per iteration  target ≤ ${TARGET_MS} ms  ${PEER} (${(4900 / Math.max(machinery, 0.1)).toFixed(0)}× ours)`,
   );
+  if (measured.cpu.length > 0) {
+    console.log(
+      `  CLI process CPU     median ${median(measured.cpu).toFixed(1)} ms per iteration  (its own threads; git and the stub not included)`,
+    );
+  }
   console.log(
     `  whole process       median ${median(measured.wallMs).toFixed(0)} ms for ${measured.iterations} iterations, start-up included`,
   );

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -70,6 +70,11 @@ export interface TimedRun {
   readonly starts: readonly number[];
   /** `performance.now()` at each `iteration-end` line, in order. */
   readonly ends: readonly number[];
+  /**
+   * The CLI process's own CPU time (all its threads, children not included) at each
+   * `iteration-start` line, in milliseconds; empty where `/proc` cannot tell.
+   */
+  readonly cpuAtStarts: readonly number[];
   /** The process's whole run, start-up included, in milliseconds. */
   readonly wallMs: number;
   /** The `result` line. */
@@ -98,6 +103,7 @@ export function timedRun(
     });
     const starts: number[] = [];
     const ends: number[] = [];
+    const cpuAtStarts: number[] = [];
     let result: TimedRun["result"] = null;
     let stderr = "";
     child.stderr.setEncoding("utf8");
@@ -107,15 +113,43 @@ export function timedRun(
     const lines = createInterface({ input: child.stdout });
     lines.on("line", (line) => {
       const at = performance.now();
-      if (line.startsWith('{"type":"iteration-start"')) starts.push(at);
-      else if (line.startsWith('{"type":"iteration-end"')) ends.push(at);
+      if (line.startsWith('{"type":"iteration-start"')) {
+        starts.push(at);
+        const cpu = child.pid === undefined ? null : cpuTimeMs(child.pid);
+        if (cpu !== null) cpuAtStarts.push(cpu);
+      } else if (line.startsWith('{"type":"iteration-end"')) ends.push(at);
       else if (line.startsWith('{"type":"result"')) result = JSON.parse(line);
     });
     child.on("error", reject);
     child.on("close", (code) => {
-      resolve({ starts, ends, wallMs: performance.now() - started, result, code, stderr });
+      resolve({
+        starts,
+        ends,
+        cpuAtStarts,
+        wallMs: performance.now() - started,
+        result,
+        code,
+        stderr,
+      });
     });
   });
+}
+
+/**
+ * A process's CPU time so far, all threads, in milliseconds (the `schedstat` of each of Linux's `/proc/<pid>/task/<tid>`,
+ * nanosecond precision); `null` where it cannot be read.
+ */
+export function cpuTimeMs(pid: number): number | null {
+  try {
+    let total = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8");
+      total += Number(text.split(" ")[0]);
+    }
+    return total / 1e6;
+  } catch {
+    return null;
+  }
 }
 
 /**

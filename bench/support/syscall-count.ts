@@ -3,16 +3,17 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 
-// Counts what a whole process tree does, by strace: the programs it executes, its fsyncs and its
-// renames (each atomic file write ends in one), each by the file's name.
+// Counts what a whole process tree does, by strace: the programs it executes, and the traced
+// process's own fsyncs and renames (each atomic file write ends in one), each by the file's name
+// (those of the programs it starts, git and the agent, are left out).
 
 /** What {@link countSyscalls} saw. */
 export interface SyscallCounts {
   /** Successful executions, by program name (`git`, `sh`, `node`…). */
   readonly executions: ReadonlyMap<string, number>;
-  /** fsync and fdatasync calls, by the name of the file or folder flushed. */
+  /** The traced process's fsync and fdatasync calls, by the name of the file or folder flushed. */
   readonly fsyncs: ReadonlyMap<string, number>;
-  /** Renames, by the name of the file renamed to. */
+  /** The traced process's renames, by the name of the file renamed to. */
   readonly renames: ReadonlyMap<string, number>;
 }
 
@@ -79,10 +80,14 @@ function parseTrace(text: string): SyscallCounts {
   const renames = new Map<string, number>();
   /** A call strace split in two (`<unfinished ...>`), by pid: its first half. */
   const pending = new Map<string, string>();
+  /** The traced process (the first pid), and the processes that became other programs. */
+  let traced: string | null = null;
+  const others = new Set<string>();
   for (const raw of text.split("\n")) {
     const match = /^(\d+)\s+(.*)$/.exec(raw);
     if (match === null) continue;
     const [, pid = "", rest = ""] = match;
+    traced ??= pid;
     let line = rest;
     if (line.endsWith("<unfinished ...>")) {
       pending.set(pid, line.slice(0, -"<unfinished ...>".length));
@@ -97,8 +102,11 @@ function parseTrace(text: string): SyscallCounts {
     const exec = /^execve\("([^"]*)"/.exec(line);
     if (exec !== null) {
       add(executions, nameOf(exec[1] ?? ""));
+      if (pid !== traced) others.add(pid);
       continue;
     }
+    // fsyncs and renames of git and the agent (git's index, sed -i's plan) are not the loop's.
+    if (others.has(pid)) continue;
     const sync = /^f(?:data)?sync\(\d+<([^>]*)>/.exec(line);
     if (sync !== null) {
       add(fsyncs, nameOf(sync[1] ?? ""));
