@@ -240,7 +240,33 @@ describe("gitProgress", () => {
     expect(await probe.after(busy)).toEqual({ filesChanged: 1, commits: 0 });
   });
 
-  it("with reuseWithinMs, outside git, the rewritten plan is read afresh too", async () => {
+  it("with reuseWithinMs, a file git lists that changes between runs is not the next run's progress", async () => {
+    const cwd = repository();
+    // `loop run 2> run.log` in the project: the loop's own output, written between the runs.
+    const output = join(cwd, "run.log");
+    writeFileSync(output, "iteration 1: TASK-001\n");
+    const probe = gitProgress({ cwd, reuseWithinMs: 60_000 });
+    const first = await probe.before();
+    writeFileSync(join(cwd, "a.txt"), "the agent's edit\n");
+    expect(await probe.after(first)).toEqual({ filesChanged: 1, commits: 0 });
+    for (let iteration = 2; iteration <= 4; iteration += 1) {
+      appendFileSync(
+        output,
+        `iteration ${iteration - 1} ended\niteration ${iteration}: TASK-001\n`,
+      );
+      // A stuck agent changes nothing: no progress, whatever the loop printed meanwhile.
+      expect(await probe.after(await probe.before())).toEqual({ filesChanged: 0, commits: 0 });
+    }
+    // The run.log removed between runs, and not brought back: no progress either.
+    rmSync(output);
+    expect(await probe.after(await probe.before())).toEqual({ filesChanged: 0, commits: 0 });
+    // An agent that edits a file git lists still makes progress.
+    const snapshot = await probe.before();
+    appendFileSync(join(cwd, "a.txt"), "and again\n");
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 1, commits: 0 });
+  });
+
+  it("with reuseWithinMs, outside git, the folder is walked afresh: the plan the loop rewrote is not progress", async () => {
     const cwd = temporaryDirectory();
     const plan = join(cwd, "plan.md");
     writeFileSync(plan, "- [ ] TASK-1 a\n");

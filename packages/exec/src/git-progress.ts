@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { rebaseSnapshot } from "./progress-baseline.js";
+import { rebaseRepository } from "./progress-baseline.js";
 import { progressExclusions } from "./progress-exclusions.js";
 import { fingerprintsOf, snapshotTree } from "./tree-snapshot.js";
 
@@ -25,11 +25,11 @@ export interface GitRepositorySnapshot {
   /** Whether a `tree` snapshot stopped at `maxFiles`, so changes past it go unseen. */
   readonly truncated: boolean;
   /**
-   * Paths (relative to the top level) the caller rewrote after the tree was read, with their
-   * fingerprint when this baseline was taken: a `git` baseline reused from the previous
-   * {@link GitProgress.after} (see {@link GitProgressSettings.reuseWithinMs}) does not know
-   * their status code, so they count as changed when their fingerprint changes. Absent for a
-   * baseline git read afresh.
+   * Paths (relative to the top level) that changed, or that the caller rewrote, after git read
+   * the tree, with their fingerprint when this baseline was taken: a `git` baseline reused from
+   * the previous {@link GitProgress.after} (see {@link GitProgressSettings.reuseWithinMs}) does
+   * not know their status code, so they count as changed when their fingerprint changes. Absent
+   * for a baseline git read afresh.
    */
   readonly rewritten?: ReadonlyMap<string, string> | undefined;
 }
@@ -54,7 +54,8 @@ export interface GitProgressBeforeOptions {
    * Files the caller itself wrote since the last run ended (absolute, or relative to this
    * process's working directory) — the loop's edits of the plan: a baseline reused from the
    * last {@link GitProgress.after} reads them afresh, so those edits are not the next run's
-   * progress. Ignored when git is read afresh (it sees them).
+   * progress, even when git listed them as unchanged. Ignored when git is read afresh (it sees
+   * them).
    */
   readonly rewritten?: readonly string[] | undefined;
 }
@@ -83,13 +84,16 @@ export interface GitProgressSettings {
   /** The most files a `snapshot` fingerprints. Default 20,000. */
   readonly maxFiles?: number | undefined;
   /**
-   * When `before` comes at most this many milliseconds after the last `after` ended, the tree
-   * as that `after` read it is the new baseline, and git is not run again (the files named in
-   * `before`'s `rewritten` are looked at afresh). Between two runs of a loop the only writer is
-   * the loop itself, so the baseline is the same, one git run cheaper per run. What anything
-   * else changes in that time counts as the next run's progress, as it does while the agent
-   * runs: leave it at 0 when your own code writes to the repository between runs (beyond the
-   * `rewritten` files). A baseline is reused once. Default 0: git is read for every `before`.
+   * When `before` comes at most this many milliseconds after the last `after` ended, a
+   * repository's status as that `after` read it is the new baseline and git is not run again:
+   * one git run per run instead of two. Every path that status listed, and each file named in
+   * `before`'s `rewritten`, is looked at afresh (a stat each), and one that changed in between
+   * (the loop's plan edit, the loop's output redirected into the project) is not the next run's
+   * progress. A file git did not list that someone else changes in those milliseconds (a
+   * tracked, unchanged file, or a new one) counts as the next run's, as it would while the agent
+   * runs: leave this at 0 when your own code writes such files between runs. A baseline is
+   * reused once; a folder outside git is walked afresh. Default 0: git is read for every
+   * `before`.
    */
   readonly reuseWithinMs?: number | undefined;
 }
@@ -142,10 +146,15 @@ export function gitProgress(options: GitProgressOptions): GitProgress {
     async before(options) {
       const reusable = last;
       last = null;
-      if (reusable !== null && Date.now() - reusable.at <= settings.reuseWithinMs) {
-        return rebaseSnapshot(reusable.snapshot, options?.rewritten ?? [], settingsWithTop);
-      }
-      const snapshots = directories.map((cwd) => snapshotDirectory(cwd, settingsWithTop));
+      const fresh = reusable === null || Date.now() - reusable.at > settings.reuseWithinMs;
+      const rewritten = options?.rewritten ?? [];
+      const snapshots = directories.map((cwd, index) => {
+        const last = fresh ? undefined : reusable?.snapshot.repositories[index];
+        // A repository's last status is reused; a folder outside git is walked again.
+        return last?.kind === "git" && last.cwd === cwd
+          ? rebaseRepository(last, rewritten, settingsWithTop)
+          : snapshotDirectory(cwd, settingsWithTop);
+      });
       return { repositories: await Promise.all(snapshots) };
     },
     async after(snapshot) {

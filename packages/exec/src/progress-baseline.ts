@@ -1,10 +1,10 @@
 import { realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { GitProgressSnapshot, GitRepositorySnapshot } from "./git-progress.js";
+import type { GitRepositorySnapshot } from "./git-progress.js";
 import { progressExclusions } from "./progress-exclusions.js";
 import { fingerprintsOf } from "./tree-snapshot.js";
 
-/** What {@link rebaseSnapshot} needs of the probe. */
+/** What {@link rebaseRepository} needs of the probe. */
 export interface RebaseSettings {
   /** The loop's own files, as `gitProgress` was given them. */
   readonly exclude: readonly string[];
@@ -31,61 +31,61 @@ function inside(base: string, path: string): string | null {
   return within.split(sep).join("/");
 }
 
-async function rebaseRepository(
+/** The files of `rewritten` inside the repository at `top`, relative to it, not the loop's own. */
+async function rewrittenInside(
   snapshot: GitRepositorySnapshot,
+  top: string,
   rewritten: readonly string[],
   settings: RebaseSettings,
-): Promise<GitRepositorySnapshot> {
-  if (snapshot.kind === "none" || rewritten.length === 0) return snapshot;
-  const base =
-    snapshot.kind === "git" ? ((await settings.topOf(snapshot.cwd)) ?? snapshot.cwd) : snapshot.cwd;
-  const excluded = progressExclusions(snapshot.cwd, base, settings.exclude);
-  const realBase = await realPathOf(base);
-  const paths = rewritten
-    .map((path) => inside(realBase, path))
+): Promise<string[]> {
+  if (rewritten.length === 0) return [];
+  const excluded = progressExclusions(snapshot.cwd, top, settings.exclude);
+  const [realTop, ...paths] = await Promise.all([top, ...rewritten].map(realPathOf));
+  return paths
+    .map((path) => inside(realTop ?? top, path))
     .filter((path): path is string => path !== null && !excluded(path));
-  if (paths.length === 0) return snapshot;
-  const prints = await fingerprintsOf(base, paths);
-  if (snapshot.kind === "tree") {
-    const fingerprints = new Map(snapshot.fingerprints);
-    for (const [path, print] of prints) {
-      if (print === "missing") fingerprints.delete(path);
-      else fingerprints.set(path, print);
-    }
-    return { ...snapshot, fingerprints };
-  }
-  // git: the status code the loop's write gave these paths is unknown without another git run,
-  // so they leave the status and are compared by fingerprint alone.
-  const status = new Map(snapshot.status);
-  const fingerprints = new Map(snapshot.fingerprints);
-  for (const path of paths) {
-    status.delete(path);
-    fingerprints.delete(path);
-  }
-  return { ...snapshot, status, fingerprints, rewritten: prints };
 }
 
 /**
- * The baseline of the next run, from the tree as the last run's `after` read it: the same tree,
- * except for the files the caller rewrote since (the loop's plan edits), which are read afresh
- * (a stat each) so that what the loop wrote is not the next run's progress. In a repository
- * those files are then compared by fingerprint alone (`rewritten`); in a `tree` snapshot their
- * fingerprints are replaced. Files outside the directories, or among the loop's own, are
- * ignored.
+ * The baseline of a repository's next run, from what the last run's `after` read (`git status`
+ * and the fingerprint of every path it listed), without running git again.
  *
- * @param snapshot - what the last `after` read.
+ * Nothing the agent did happens between its `after` and the next `before`: its process group is
+ * gone. What changes there is someone else's — the loop's plan edits (`rewritten`), the loop's
+ * own output when it is redirected into the project (`loop run 2> run.log`), another terminal —
+ * and must not be the next run's progress. So every path the status listed is looked at again
+ * (a stat each, as a fresh baseline would), and so is each `rewritten` file; one whose
+ * fingerprint changed, or a `rewritten` one, leaves the status, since its status code now is
+ * unknown, and is compared by fingerprint alone (`rewritten` of the snapshot). What stays unseen
+ * is a file git did not list (unchanged, or new) that someone else changes in that gap of a few
+ * milliseconds: it counts as the next run's, as it would while the agent runs.
+ *
+ * @param snapshot - the repository as the last `after` read it.
  * @param rewritten - the files the caller wrote since, absolute or relative to this process's
  *   working directory.
  * @param settings - the probe's exclusions and top levels.
  */
-export async function rebaseSnapshot(
-  snapshot: GitProgressSnapshot,
+export async function rebaseRepository(
+  snapshot: GitRepositorySnapshot,
   rewritten: readonly string[],
   settings: RebaseSettings,
-): Promise<GitProgressSnapshot> {
-  const paths = await Promise.all(rewritten.map(realPathOf));
-  const repositories = await Promise.all(
-    snapshot.repositories.map((repository) => rebaseRepository(repository, paths, settings)),
-  );
-  return { repositories };
+): Promise<GitRepositorySnapshot> {
+  const top = (await settings.topOf(snapshot.cwd)) ?? snapshot.cwd;
+  const written = await rewrittenInside(snapshot, top, rewritten, settings);
+  const [now, writtenNow] = await Promise.all([
+    fingerprintsOf(top, snapshot.status.keys()),
+    fingerprintsOf(top, written),
+  ]);
+  const status = new Map(snapshot.status);
+  const fingerprints = new Map(snapshot.fingerprints);
+  const unknown = new Map(writtenNow);
+  for (const [path, print] of now) {
+    if (print === snapshot.fingerprints.get(path) && !unknown.has(path)) continue;
+    unknown.set(path, print);
+  }
+  for (const path of unknown.keys()) {
+    status.delete(path);
+    fingerprints.delete(path);
+  }
+  return { ...snapshot, status, fingerprints, rewritten: unknown };
 }
