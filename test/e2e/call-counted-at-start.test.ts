@@ -69,7 +69,7 @@ describe("the hourly call count", () => {
         });
         return { ...completesTask({ exitSignal: request.iteration === 2 }) };
       },
-      stopSurvivors: async () => ({ pids: [], stopped: true }),
+      stopSurvivors: async () => ({ pids: [], signal: null, stopped: true }),
     };
     const loop = createLoop({
       plan: memoryPlan(taskList(2), { path: "plan.md" }),
@@ -94,7 +94,7 @@ describe("the hourly call count", () => {
       name: "starts-nothing",
       specificationVersion: "v1",
       execute: async () => ({ output: "", success: false, error: "could not start" }),
-      stopSurvivors: async () => ({ pids: [], stopped: true }),
+      stopSurvivors: async () => ({ pids: [], signal: null, stopped: true }),
     };
     await runLoop({
       plan: memoryPlan(taskList(1), { path: "plan.md" }),
