@@ -30,9 +30,13 @@ import {
 // Under strace (when it can trace here), a whole run and a 1-iteration run are counted and
 // their difference divided by the iterations between them: process executions (the stub's
 // three, sh grep sed, listed apart), fsyncs and renames (one per atomic file write) per
-// iteration. Build first (`pnpm build`).
+// iteration. Build first (`pnpm build`). LOOP_BENCH_BIN runs another build of the CLI (an older
+// one, to measure what changed). The machine's load average is printed with the figures: on a
+// shared machine the cycle and the stub's run both grow with it, the CLI's CPU time much less.
 
-const bin = fileURLToPath(new URL("../packages/cli/dist/loop.js", import.meta.url));
+const bin =
+  process.env.LOOP_BENCH_BIN ??
+  fileURLToPath(new URL("../packages/cli/dist/loop.js", import.meta.url));
 const TASKS = 6;
 const RUNS = 5;
 const TARGET_MS = 10;
