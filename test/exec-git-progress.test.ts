@@ -4,6 +4,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -189,33 +190,125 @@ describe("gitProgress", () => {
 
   it("runs git once per snapshot (and once more to find the top level, the first time)", async () => {
     const cwd = repository();
-    const shims = temporaryDirectory();
-    const log = join(shims, "runs.log");
-    const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
-    writeFileSync(
-      join(shims, "git"),
-      `#!/bin/sh\necho "$*" >> "${log}"\nexec "${realGit}" "$@"\n`,
-      {
-        mode: 0o755,
-      },
-    );
-    const path = process.env.PATH;
-    process.env.PATH = `${shims}:${path ?? ""}`;
-    try {
+    const runs = await gitRuns(async () => {
       const probe = gitProgress({ cwd });
       for (let iteration = 0; iteration < 3; iteration += 1) {
         const snapshot = await probe.before();
         writeFileSync(join(cwd, `file-${iteration}.txt`), "x\n");
         expect(await probe.after(snapshot)).toEqual({ filesChanged: 1, commits: 0 });
       }
-    } finally {
-      process.env.PATH = path;
-    }
-    const runs = readFileSync(log, "utf8").trim().split("\n");
+    });
     expect(runs).toHaveLength(1 + 3 * 2);
     expect(runs[0]).toBe("rev-parse --show-toplevel");
     expect(runs.slice(1).every((run) => run.startsWith("status --porcelain=v2 --branch"))).toBe(
       true,
     );
   });
+
+  it("with reuseWithinMs, takes the tree the last run left as the next baseline: one git run per run", async () => {
+    const cwd = repository();
+    const runs = await gitRuns(async () => {
+      const probe = gitProgress({ cwd, reuseWithinMs: 60_000 });
+      for (let iteration = 0; iteration < 3; iteration += 1) {
+        const snapshot = await probe.before();
+        writeFileSync(join(cwd, `file-${iteration}.txt`), "x\n");
+        // Each run counts its own file only, not the ones the runs before it left.
+        expect(await probe.after(snapshot)).toEqual({ filesChanged: 1, commits: 0 });
+      }
+    });
+    expect(runs).toHaveLength(1 + 1 + 3);
+  });
+
+  it("with reuseWithinMs, the plan the loop rewrote between runs is not progress; the run's edit of it is", async () => {
+    const cwd = repository();
+    const plan = join(cwd, "plan.md");
+    writeFileSync(plan, "- [ ] TASK-1 a\n- [ ] TASK-2 b\n");
+    git(cwd, "add", ".");
+    git(cwd, "commit", "-q", "-m", "plan");
+    const probe = gitProgress({ cwd, reuseWithinMs: 60_000 });
+    expect(await probe.after(await probe.before())).toEqual({ filesChanged: 0, commits: 0 });
+    // The loop edits the committed plan (now ` M` in git) between two runs.
+    writeFileSync(plan, "- [ ] TASK-1 a\n- [ ] TASK-2 b\n\nSTATUS: working\n");
+    const quiet = await probe.before({ rewritten: [plan] });
+    expect(await probe.after(quiet)).toEqual({ filesChanged: 0, commits: 0 });
+    // The loop edits it again; then the run checks a box: same size, maybe the same clock tick.
+    writeFileSync(plan, "- [ ] TASK-1 a\n- [ ] TASK-2 b\n\nSTATUS: working!\n");
+    const busy = await probe.before({ rewritten: [plan] });
+    const edited = join(cwd, "plan.md.new");
+    writeFileSync(edited, "- [x] TASK-1 a\n- [ ] TASK-2 b\n\nSTATUS: working!\n");
+    renameSync(edited, plan);
+    expect(await probe.after(busy)).toEqual({ filesChanged: 1, commits: 0 });
+  });
+
+  it("with reuseWithinMs, a file git lists that changes between runs is not the next run's progress", async () => {
+    const cwd = repository();
+    // `loop run 2> run.log` in the project: the loop's own output, written between the runs.
+    const output = join(cwd, "run.log");
+    writeFileSync(output, "iteration 1: TASK-001\n");
+    const probe = gitProgress({ cwd, reuseWithinMs: 60_000 });
+    const first = await probe.before();
+    writeFileSync(join(cwd, "a.txt"), "the agent's edit\n");
+    expect(await probe.after(first)).toEqual({ filesChanged: 1, commits: 0 });
+    for (let iteration = 2; iteration <= 4; iteration += 1) {
+      appendFileSync(
+        output,
+        `iteration ${iteration - 1} ended\niteration ${iteration}: TASK-001\n`,
+      );
+      // A stuck agent changes nothing: no progress, whatever the loop printed meanwhile.
+      expect(await probe.after(await probe.before())).toEqual({ filesChanged: 0, commits: 0 });
+    }
+    // The run.log removed between runs, and not brought back: no progress either.
+    rmSync(output);
+    expect(await probe.after(await probe.before())).toEqual({ filesChanged: 0, commits: 0 });
+    // An agent that edits a file git lists still makes progress.
+    const snapshot = await probe.before();
+    appendFileSync(join(cwd, "a.txt"), "and again\n");
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 1, commits: 0 });
+  });
+
+  it("with reuseWithinMs, outside git, the folder is walked afresh: the plan the loop rewrote is not progress", async () => {
+    const cwd = temporaryDirectory();
+    const plan = join(cwd, "plan.md");
+    writeFileSync(plan, "- [ ] TASK-1 a\n");
+    const probe = gitProgress({ cwd, outsideGit: "snapshot", reuseWithinMs: 60_000 });
+    expect(await probe.after(await probe.before())).toEqual({ filesChanged: 0, commits: 0 });
+    writeFileSync(plan, "- [ ] TASK-1 a\n\nSTATUS: working\n");
+    const snapshot = await probe.before({ rewritten: [plan] });
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 0, commits: 0 });
+  });
+
+  it("takes a new baseline when the last run ended longer ago than reuseWithinMs", async () => {
+    const cwd = repository();
+    const probe = gitProgress({ cwd, reuseWithinMs: 1 });
+    expect(await probe.after(await probe.before())).toEqual({ filesChanged: 0, commits: 0 });
+    // Someone edits a file while the loop waits (a rate limit): not the next run's progress.
+    writeFileSync(join(cwd, "a.txt"), "edited during the wait\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const snapshot = await probe.before();
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 0, commits: 0 });
+  });
+
+  it("refuses a reuseWithinMs that is not a number of milliseconds", () => {
+    expect(() => gitProgress({ cwd: ".", reuseWithinMs: -1 })).toThrow(
+      "gitProgress: option `reuseWithinMs` must be a number of milliseconds of at least 0, got -1",
+    );
+  });
 });
+
+/** Runs `task` with a `git` on PATH that records each run's arguments; returns them, in order. */
+async function gitRuns(task: () => Promise<void>): Promise<string[]> {
+  const shims = temporaryDirectory();
+  const log = join(shims, "runs.log");
+  const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+  writeFileSync(join(shims, "git"), `#!/bin/sh\necho "$*" >> "${log}"\nexec "${realGit}" "$@"\n`, {
+    mode: 0o755,
+  });
+  const path = process.env.PATH;
+  process.env.PATH = `${shims}:${path ?? ""}`;
+  try {
+    await task();
+  } finally {
+    process.env.PATH = path;
+  }
+  return readFileSync(log, "utf8").trim().split("\n");
+}

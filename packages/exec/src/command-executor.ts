@@ -122,22 +122,28 @@ export class CommandExecutor implements Executor {
     const signal = options?.signal;
     if (signal?.aborted) return ABORTED;
     const progress = this.#options.progress;
-    const snapshot = progress === undefined ? undefined : await progress.before();
+    // The plan is the one file of the project the loop itself writes between runs.
+    const rewritten = request.plan?.path ? [request.plan.path] : [];
     const agent: AgentProcess = {
       token: newAgentToken(),
       command: this.#options.command,
       host: hostname(),
     };
     const recordProcess = options?.recordProcess;
-    if (recordProcess !== undefined) {
-      try {
-        await recordProcess(agent);
-      } catch (error) {
-        const reason = messageOf(error);
-        return { output: "", success: false, error: `the agent was not started: ${reason}` };
-      }
-      if (signal?.aborted) return ABORTED;
+    // The baseline and the record are both taken before the process starts, each independent
+    // of the other: a git run and a durable state write overlap instead of adding up.
+    const [snapshot, recorded] = await Promise.all([
+      progress?.before({ rewritten }),
+      recordProcess?.(agent).then(
+        () => null,
+        (error: unknown) => ({ error }),
+      ),
+    ]);
+    if (recorded) {
+      const reason = messageOf(recorded.error);
+      return { output: "", success: false, error: `the agent was not started: ${reason}` };
     }
+    if (signal?.aborted) return ABORTED;
     const result = await this.#run(request.prompt, signal, agent, recordProcess);
     if (progress === undefined || snapshot === undefined) return result;
     const measured = await progress.after(snapshot);

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
-import { join } from "node:path";
+import { rebaseRepository } from "./progress-baseline.js";
 import { progressExclusions } from "./progress-exclusions.js";
-import { fileFingerprint, snapshotTree } from "./tree-snapshot.js";
+import { fingerprintsOf, snapshotTree } from "./tree-snapshot.js";
 
 /** The state of one directory before a run. */
 export interface GitRepositorySnapshot {
@@ -24,6 +24,14 @@ export interface GitRepositorySnapshot {
   readonly fingerprints: ReadonlyMap<string, string>;
   /** Whether a `tree` snapshot stopped at `maxFiles`, so changes past it go unseen. */
   readonly truncated: boolean;
+  /**
+   * Paths (relative to the top level) that changed, or that the caller rewrote, after git read
+   * the tree, with their fingerprint when this baseline was taken: a `git` baseline reused from
+   * the previous {@link GitProgress.after} (see {@link GitProgressSettings.reuseWithinMs}) does
+   * not know their status code, so they count as changed when their fingerprint changes. Absent
+   * for a baseline git read afresh.
+   */
+  readonly rewritten?: ReadonlyMap<string, string> | undefined;
 }
 
 /** What {@link GitProgress.before} returns: one snapshot per directory. */
@@ -40,10 +48,22 @@ export interface GitProgressResult {
   readonly commits: number;
 }
 
+/** Options of {@link GitProgress.before}. */
+export interface GitProgressBeforeOptions {
+  /**
+   * Files the caller itself wrote since the last run ended (absolute, or relative to this
+   * process's working directory) — the loop's edits of the plan: a baseline reused from the
+   * last {@link GitProgress.after} reads them afresh, so those edits are not the next run's
+   * progress, even when git listed them as unchanged. Ignored when git is read afresh (it sees
+   * them).
+   */
+  readonly rewritten?: readonly string[] | undefined;
+}
+
 /** Measures progress of a run in one or more git repositories. */
 export interface GitProgress {
   /** Takes a snapshot before the run: the baseline the run's changes are measured against. */
-  before(): Promise<GitProgressSnapshot>;
+  before(options?: GitProgressBeforeOptions): Promise<GitProgressSnapshot>;
   /** Compares the repositories with `snapshot`. */
   after(snapshot: GitProgressSnapshot): Promise<GitProgressResult>;
 }
@@ -63,6 +83,19 @@ export interface GitProgressSettings {
   readonly outsideGit?: "ignore" | "snapshot" | undefined;
   /** The most files a `snapshot` fingerprints. Default 20,000. */
   readonly maxFiles?: number | undefined;
+  /**
+   * When `before` comes at most this many milliseconds after the last `after` ended, a
+   * repository's status as that `after` read it is the new baseline and git is not run again:
+   * one git run per run instead of two. Every path that status listed, and each file named in
+   * `before`'s `rewritten`, is looked at afresh (a stat each), and one that changed in between
+   * (the loop's plan edit, the loop's output redirected into the project) is not the next run's
+   * progress. A file git did not list that someone else changes in those milliseconds (a
+   * tracked, unchanged file, or a new one) counts as the next run's, as it would while the agent
+   * runs: leave this at 0 when your own code writes such files between runs. A baseline is
+   * reused once; a folder outside git is walked afresh. Default 0: git is read for every
+   * `before`.
+   */
+  readonly reuseWithinMs?: number | undefined;
 }
 
 /** Options of {@link gitProgress}: one directory or several, and {@link GitProgressSettings}. */
@@ -107,14 +140,30 @@ export function gitProgress(options: GitProgressOptions): GitProgress {
     return top;
   };
   const settingsWithTop = { ...settings, topOf };
+  /** The tree as the last `after` read it, and when that was (`Date.now()`). */
+  let last: { readonly snapshot: GitProgressSnapshot; readonly at: number } | null = null;
   return {
-    async before() {
-      const snapshots = directories.map((cwd) => snapshotDirectory(cwd, settingsWithTop));
+    async before(options) {
+      const reusable = last;
+      last = null;
+      const fresh = reusable === null || Date.now() - reusable.at > settings.reuseWithinMs;
+      const rewritten = options?.rewritten ?? [];
+      const snapshots = directories.map((cwd, index) => {
+        const last = fresh ? undefined : reusable?.snapshot.repositories[index];
+        // A repository's last status is reused; a folder outside git is walked again.
+        return last?.kind === "git" && last.cwd === cwd
+          ? rebaseRepository(last, rewritten, settingsWithTop)
+          : snapshotDirectory(cwd, settingsWithTop);
+      });
       return { repositories: await Promise.all(snapshots) };
     },
     async after(snapshot) {
+      last = null;
       const compared = snapshot.repositories.map((item) => compareDirectory(item, settingsWithTop));
       const results = await Promise.all(compared);
+      if (settings.reuseWithinMs > 0) {
+        last = { snapshot: { repositories: results.map((item) => item.now) }, at: Date.now() };
+      }
       return {
         filesChanged: results.reduce((total, result) => total + result.filesChanged, 0),
         commits: results.reduce((total, result) => total + result.commits, 0),
@@ -127,6 +176,7 @@ interface Settings {
   readonly exclude: readonly string[];
   readonly outsideGit: "ignore" | "snapshot";
   readonly maxFiles: number;
+  readonly reuseWithinMs: number;
 }
 
 /** The settings, and how to find a directory's repository top level (kept per probe). */
@@ -168,7 +218,13 @@ function readSettings(options: GitProgressSettings): Settings {
       `gitProgress: option \`maxFiles\` must be a whole number of at least 1, got ${String(maxFiles)}`,
     );
   }
-  return { exclude, outsideGit, maxFiles };
+  const reuseWithinMs = options.reuseWithinMs ?? 0;
+  if (typeof reuseWithinMs !== "number" || !Number.isFinite(reuseWithinMs) || reuseWithinMs < 0) {
+    throw new TypeError(
+      `gitProgress: option \`reuseWithinMs\` must be a number of milliseconds of at least 0, got ${String(reuseWithinMs)}`,
+    );
+  }
+  return { exclude, outsideGit, maxFiles, reuseWithinMs };
 }
 
 /** Runs git; `null` on any failure (no git, not a repository, no commit). */
@@ -250,12 +306,6 @@ async function readTopLevel(cwd: string): Promise<string | null> {
   return (await git(cwd, ["rev-parse", "--show-toplevel"]))?.trim() || null;
 }
 
-async function fingerprintsOf(top: string, paths: Iterable<string>): Promise<Map<string, string>> {
-  const list = [...paths];
-  const prints = await Promise.all(list.map((path) => fileFingerprint(join(top, path))));
-  return new Map(list.map((path, index) => [path, prints[index] ?? "missing"]));
-}
-
 async function snapshotDirectory(
   cwd: string,
   settings: ProbeSettings,
@@ -288,11 +338,17 @@ function differing(
   }
 }
 
+/** What one directory's comparison found, and the directory as it read it. */
+interface DirectoryComparison extends GitProgressResult {
+  /** The directory now: the baseline of a next run that reuses it. */
+  readonly now: GitRepositorySnapshot;
+}
+
 async function compareDirectory(
   before: GitRepositorySnapshot,
   settings: ProbeSettings,
-): Promise<GitProgressResult> {
-  if (before.kind === "none") return { filesChanged: 0, commits: 0 };
+): Promise<DirectoryComparison> {
+  if (before.kind === "none") return { filesChanged: 0, commits: 0, now: before };
   const changed = new Set<string>();
   if (before.kind === "tree") {
     const excluded = progressExclusions(before.cwd, before.cwd, settings.exclude);
@@ -301,15 +357,26 @@ async function compareDirectory(
       ? new Map([...tree.files].filter(([path]) => before.fingerprints.has(path)))
       : tree.files;
     differing(before.fingerprints, seen, changed);
-    return { filesChanged: changed.size, commits: 0 };
+    const now = { ...before, fingerprints: tree.files, truncated: tree.truncated };
+    return { filesChanged: changed.size, commits: 0, now };
   }
   const top = (await settings.topOf(before.cwd)) ?? before.cwd;
   const excluded = progressExclusions(before.cwd, top, settings.exclude);
   const { head, status } = await readRepository(before.cwd, excluded);
-  differing(before.status, status, changed);
-  const fingerprints = await fingerprintsOf(top, status.keys());
+  const rewritten = before.rewritten ?? new Map<string, string>();
+  // A rewritten path's status code before the run is not known: its fingerprint tells.
+  const listed = (map: ReadonlyMap<string, string>) =>
+    rewritten.size === 0 ? map : new Map([...map].filter(([path]) => !rewritten.has(path)));
+  differing(listed(before.status), listed(status), changed);
+  const [fingerprints, rewrittenNow] = await Promise.all([
+    fingerprintsOf(top, status.keys()),
+    fingerprintsOf(top, rewritten.keys()),
+  ]);
   for (const [path, print] of fingerprints) {
     if (before.fingerprints.has(path) && before.fingerprints.get(path) !== print) changed.add(path);
+  }
+  for (const [path, print] of rewrittenNow) {
+    if (rewritten.get(path) !== print) changed.add(path);
   }
   let commits = 0;
   if (head !== null && head !== before.head) {
@@ -321,5 +388,13 @@ async function compareDirectory(
       if (path !== "" && !excluded(path)) changed.add(path);
     }
   }
-  return { filesChanged: changed.size, commits };
+  const now: GitRepositorySnapshot = {
+    cwd: before.cwd,
+    kind: "git",
+    head,
+    status,
+    fingerprints,
+    truncated: false,
+  };
+  return { filesChanged: changed.size, commits, now };
 }

@@ -18,6 +18,7 @@ export type { GeminiApprovalMode, GeminiExecutorOptions } from "./gemini-executo
 export { geminiExecutor } from "./gemini-executor.js";
 export type {
   GitProgress,
+  GitProgressBeforeOptions,
   GitProgressOptions,
   GitProgressResult,
   GitProgressSettings,

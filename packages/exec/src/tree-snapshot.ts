@@ -14,18 +14,35 @@ export interface TreeSnapshot {
 }
 
 /**
- * The fingerprint of one file: its size and modification time, or `missing`. Writing a file
- * changes its modification time, so an edit is seen without reading the content.
+ * The fingerprint of one file: its size, modification time, mode and inode, or `missing`.
+ * Writing a file changes its modification time, and replacing it (a `rename` over it, as
+ * `sed -i` and atomic writes do) its inode, so an edit is seen without reading the content —
+ * the inode even when the edit keeps the size and lands within the clock tick of the last one.
  *
  * @param path - the file, absolute.
  */
 export async function fileFingerprint(path: string): Promise<string> {
   try {
     const stats = await lstat(path);
-    return `${stats.size}:${stats.mtimeMs}:${stats.mode}`;
+    return `${stats.size}:${stats.mtimeMs}:${stats.mode}:${stats.ino}`;
   } catch {
     return "missing";
   }
+}
+
+/**
+ * The fingerprint ({@link fileFingerprint}) of each of `paths`, relative to `top`.
+ *
+ * @param top - the folder the paths are relative to.
+ * @param paths - `/`-separated relative paths.
+ */
+export async function fingerprintsOf(
+  top: string,
+  paths: Iterable<string>,
+): Promise<Map<string, string>> {
+  const list = [...paths];
+  const prints = await Promise.all(list.map((path) => fileFingerprint(join(top, path))));
+  return new Map(list.map((path, index) => [path, prints[index] ?? "missing"]));
 }
 
 async function entriesOf(folder: string): Promise<Dirent[]> {

@@ -9,17 +9,30 @@ import { isProcessAlive } from "./process-alive.js";
  */
 export const temporaryFileMaxAgeMs = 60 * 60 * 1000;
 
+/** This process's random start for temporary names (48 bits), drawn on first use. */
+let nameBase: bigint | null = null;
+/** How many temporary names this process has made. */
+let nameCount = 0n;
+const NAME_SPACE = 1n << 48n;
+
 /**
  * A unique temporary path next to `target`, in the same directory (so a `rename` to `target`
  * stays on one file system and is atomic): `.<name>.<pid>.<12 hex digits>.tmp`. The leading dot
  * hides it, and no reader ever opens it: readers open only their exact file names.
  *
+ * The 12 hex digits are a random 48-bit start drawn once per process plus a count of the names
+ * it made: unique within the process without drawing random bytes for every write, and apart
+ * from a crashed earlier process that had the same pid (its start was drawn independently).
+ * The file is created with `O_EXCL` anyway, so a clash would fail a write, never share a file.
+ *
  * @param target - the file the temporary file will become.
  * @returns the temporary path.
  */
 export function temporaryPathFor(target: string): string {
-  const random = randomBytes(6).toString("hex");
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${random}.tmp`);
+  nameBase ??= BigInt(`0x${randomBytes(6).toString("hex")}`);
+  const suffix = ((nameBase + nameCount) % NAME_SPACE).toString(16).padStart(12, "0");
+  nameCount += 1n;
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${suffix}.tmp`);
 }
 
 /**
@@ -47,9 +60,14 @@ export function temporaryFileWriterPid(name: string, target: string): number | u
  * error, and never leaves a torn file.
  *
  * @param target - the file whose temporary files to clean.
+ * @param sibling - another file in the same folder (a backup) whose temporary files to clean in
+ *   the same listing of the folder.
  * @returns how many files were removed.
  */
-export async function removeStaleTemporaryFiles(target: string): Promise<number> {
+export async function removeStaleTemporaryFiles(
+  target: string,
+  sibling?: string | undefined,
+): Promise<number> {
   const directory = dirname(target);
   let names: string[];
   try {
@@ -59,7 +77,9 @@ export async function removeStaleTemporaryFiles(target: string): Promise<number>
   }
   let removed = 0;
   for (const name of names) {
-    const pid = temporaryFileWriterPid(name, target);
+    const pid =
+      temporaryFileWriterPid(name, target) ??
+      (sibling === undefined ? undefined : temporaryFileWriterPid(name, sibling));
     if (pid === undefined) continue;
     const path = join(directory, name);
     if (isProcessAlive(pid) && !(await isOlderThan(path, temporaryFileMaxAgeMs))) continue;

@@ -28,8 +28,9 @@ export interface AtomicWriteOptions {
    */
   readonly backupPath?: string | null | undefined;
   /**
-   * Create the file's directory (and the backup's) first, with any missing parents, as part
-   * of the queued write. Default `false`: a missing directory is an `ENOENT` error.
+   * Create the file's directory (and the backup's) when it is missing, with any missing
+   * parents, as part of the queued write. Default `false`: a missing directory is an `ENOENT`
+   * error.
    */
   readonly createDirectory?: boolean | null | undefined;
   /**
@@ -130,17 +131,22 @@ async function replaceFile(
   createDirectory: boolean,
   mode: number | undefined,
 ): Promise<void> {
-  if (createDirectory) {
-    const directoryMode = mode === undefined ? undefined : directoryModeOf(mode);
-    await mkdir(dirname(target), { recursive: true, mode: directoryMode });
-    if (backup !== null) await mkdir(dirname(backup), { recursive: true, mode: directoryMode });
+  const directoryMode = createDirectory ? directoryModeFor(mode) : null;
+  if (directoryMode !== null && backup !== null && dirname(backup) !== dirname(target)) {
+    await mkdir(dirname(backup), { recursive: true, mode: directoryMode.mode });
   }
-  await removeStaleTemporaryFiles(target);
-  if (backup !== null) await removeStaleTemporaryFiles(backup);
+  // One listing of the folder finds both files' leftovers (the backup lives beside the file).
+  if (backup === null || dirname(backup) === dirname(target)) {
+    await removeStaleTemporaryFiles(target, backup ?? undefined);
+  } else {
+    await removeStaleTemporaryFiles(target);
+    await removeStaleTemporaryFiles(backup);
+  }
   const temporary = temporaryPathFor(target);
   const backupTemporary = backup === null ? null : temporaryPathFor(backup);
   try {
-    await writeNewFileDurably(temporary, text, (await permissionsOf(target)) ?? mode);
+    const bits = (await permissionsOf(target)) ?? mode;
+    await writeTemporaryFile(temporary, text, bits, directoryMode);
     if (backup !== null && backupTemporary !== null) {
       if (await preserveCurrentVersion(target, backupTemporary)) {
         await rename(backupTemporary, backup);
@@ -154,6 +160,31 @@ async function replaceFile(
   }
   await syncDirectory(dirname(target));
   if (backup !== null && dirname(backup) !== dirname(target)) await syncDirectory(dirname(backup));
+}
+
+/** With `createDirectory`: the bits of a folder it creates (`undefined`: the default). */
+function directoryModeFor(mode: number | undefined): { readonly mode: number | undefined } {
+  return { mode: mode === undefined ? undefined : directoryModeOf(mode) };
+}
+
+/**
+ * Writes the temporary file durably ({@link writeNewFileDurably}). With `createDirectory`, a
+ * missing folder is created and the write tried once more: the folder is there on every write
+ * but the first, so it is not created (or checked) ahead of each one.
+ */
+async function writeTemporaryFile(
+  temporary: string,
+  text: string,
+  mode: number | undefined,
+  directoryMode: { readonly mode: number | undefined } | null,
+): Promise<void> {
+  try {
+    await writeNewFileDurably(temporary, text, mode);
+  } catch (error) {
+    if (directoryMode === null || errorCodeOf(error) !== "ENOENT") throw error;
+    await mkdir(dirname(temporary), { recursive: true, mode: directoryMode.mode });
+    await writeNewFileDurably(temporary, text, mode);
+  }
 }
 
 /**

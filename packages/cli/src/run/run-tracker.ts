@@ -3,6 +3,8 @@ import {
   createStateManager,
   type Loop,
   type LoopState,
+  type RateWindow,
+  recordCall,
   type StateStore,
   toRateWindow,
 } from "@loop/core";
@@ -49,7 +51,8 @@ export interface TrackRunOptions {
 
 /**
  * Keeps a {@link RunView} of a loop up to date from its events, reading the terminal's state
- * after each iteration for the counts the events do not carry (tasks done, calls, cost).
+ * after each iteration (and wait) for the counts the events do not carry (tasks done, calls,
+ * cost); at an iteration's start the call it makes is counted without reading the state.
  */
 export function trackRun(loop: Loop, options: TrackRunOptions): Readonly<RunView> {
   const view: RunView = {
@@ -66,25 +69,30 @@ export function trackRun(loop: Loop, options: TrackRunOptions): Readonly<RunView
     lastAction: "starting",
   };
   const manager = createStateManager(options.store);
+  /**
+   * The hourly call window as the state last read showed it (`null`: no call made yet), with
+   * the calls started since; `undefined` until a read succeeded.
+   */
+  let window: RateWindow | null | undefined;
+  const showCalls = (now: number) => {
+    if (window === undefined) return;
+    view.callsThisHour = checkRateLimit(window, now, options.maxCallsPerHour).window.callsMade;
+  };
   const fromState = (state: LoopState | null) => {
-    if (state === null) return;
-    view.tasksDone = state.completed_tasks.length;
-    view.costUsd = state.cost_usd ?? 0;
-    const rate = checkRateLimit(
-      toRateWindow(state.rate_window),
-      options.now(),
-      options.maxCallsPerHour,
-    );
-    view.callsThisHour = rate.window.callsMade;
+    window = toRateWindow(state?.rate_window);
+    if (state !== null) {
+      view.tasksDone = state.completed_tasks.length;
+      view.costUsd = state.cost_usd ?? 0;
+    }
+    showCalls(options.now());
   };
   const refresh = async () => {
-    fromState(
-      // Read-only: the running loop alone recovers its state, once, and logs it.
-      await manager.readState(options.terminalId, { repair: false }).then(
-        (read) => read.state,
-        () => null,
-      ),
+    // Read-only: the running loop alone recovers its state, once, and logs it.
+    const read = await manager.readState(options.terminalId, { repair: false }).then(
+      (answer) => answer,
+      () => null,
     );
+    if (read !== null) fromState(read.state);
     options.onChange(view);
   };
   loop.on("decision", (event) => {
@@ -96,7 +104,15 @@ export function trackRun(loop: Loop, options: TrackRunOptions): Readonly<RunView
     view.wait = null;
     view.iterationStartedAt = options.now();
     view.lastAction = "executing";
-    void refresh();
+    // The loop counts the call as the iteration starts, as recordCall does here: nothing else
+    // the view shows changes until the iteration ends, so the state is not read again now.
+    if (window === undefined) {
+      void refresh();
+      return;
+    }
+    window = recordCall(window, view.iterationStartedAt);
+    showCalls(view.iterationStartedAt);
+    options.onChange(view);
   });
   loop.on("iteration-end", ({ result }) => {
     view.lastAction = result.success ? "executed" : "failed";

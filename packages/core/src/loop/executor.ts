@@ -126,6 +126,11 @@ export interface Executor {
    * agent of its own starts. It must signal only processes it can prove are that agent's (a pid
    * may have been given to another process since), and resolve once they are gone or could not
    * be stopped. Without it the record is dropped and nothing is stopped.
+   *
+   * An executor with this method calls `recordProcess` before it starts each process (and
+   * starts none when that fails): the engine saves the iteration's call count
+   * (`limits.max_calls_per_hour`) with that first record rather than in a write of its own
+   * before `execute`, so the count is still saved before the agent runs.
    */
   stopSurvivors?(agent: AgentProcess): Promise<SurvivorReport>;
 }

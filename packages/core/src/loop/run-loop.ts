@@ -453,14 +453,17 @@ class LoopRun {
         previousFailure: task ? (this.lastFailure.get(task.id) ?? null) : null,
       });
       // The call counts when it starts, and is saved before the agent runs: a loop that crashes
-      // or is killed mid-call cannot get round the hourly limit by restarting.
+      // or is killed mid-call cannot get round the hourly limit by restarting. An executor that
+      // starts processes (it has `stopSurvivors`) records each before starting it, and that
+      // record's write is the state with the call counted: one write, not two. Any other
+      // executor gets the count saved before it is called.
       this.state = {
         ...this.state,
         rate_window: fromRateWindow(
           recordCall(toRateWindow(this.state.rate_window), this.clock.now()),
         ),
       };
-      await this.writeState();
+      if (this.options.executor.stopSurvivors === undefined) await this.writeState();
       const executed = await executeWithTimeout(this.options.executor, request, {
         clock: this.clock,
         timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
