@@ -180,7 +180,8 @@ function hasLongRun(body: string, lines: LineTable): boolean {
     const lineStart = lines.starts[line] ?? 0;
     const lineEnd = lines.ends[line] ?? 0;
     let first = lineStart;
-    while (first < lineEnd && isTrimmed(body.charCodeAt(first))) first += 1;
+    // Blank as isBlankLine reads it (spaces and tabs), as neutralizeLongParagraphs cuts.
+    while (first < lineEnd && isSpaceOrTab(body.charCodeAt(first))) first += 1;
     if (first === lineEnd) {
       runLength = 0;
       continue;
@@ -190,23 +191,6 @@ function hasLongRun(body: string, lines: LineTable): boolean {
     if (runLength > MAX_INLINE_PARSED_LENGTH) return true;
   }
   return false;
-}
-
-/** Whether `String.prototype.trim` removes a character (white space and line terminators). */
-function isTrimmed(code: number): boolean {
-  if (code === 32 || (code >= 9 && code <= 13)) return true;
-  if (code < 160) return false;
-  return (
-    code === 160 ||
-    code === 5760 ||
-    (code >= 8192 && code <= 8202) ||
-    code === 8232 ||
-    code === 8233 ||
-    code === 8239 ||
-    code === 8287 ||
-    code === 12288 ||
-    code === 65279
-  );
 }
 
 /** `blockStart.test` on a line after its leading spaces, tabs and `>`, without slicing. */
