@@ -1,5 +1,6 @@
 import type { List, ListItem, RootContent } from "mdast";
 import type { LineTable } from "./line-table.js";
+import { isThematicBreak } from "./list-marker.js";
 import { nextChunkStart } from "./markdown-chunks.js";
 import type { CheckboxSpan } from "./markdown-tree.js";
 import type {
@@ -269,7 +270,7 @@ export class ScanOutput {
     let index = start + 2;
     while (index < end && (text.charCodeAt(index) === 32 || text.charCodeAt(index) === 9))
       index += 1;
-    return index < end && !isThematicBreakLine(text, start, end);
+    return index < end && !isThematicBreak(text, start, end);
   }
 }
 
@@ -290,16 +291,4 @@ function addItemRegion(top: TopLevelList, region: Region): void {
   }
   const itemRegion: ItemRegion = { ...region, index };
   top.regions.push(itemRegion);
-}
-
-/** Whether a line in column 1 is a thematic break of `*` or `-` (not a bullet item then). */
-function isThematicBreakLine(text: string, start: number, end: number): boolean {
-  const marker = text.charCodeAt(start);
-  let count = 0;
-  for (let index = start; index < end; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code === marker) count += 1;
-    else if (code !== 32 && code !== 9) return false;
-  }
-  return count >= 3;
 }
