@@ -8,7 +8,7 @@ import {
   type StatusSection,
   type StatusValue,
 } from "./status-entries.js";
-import { applySplices, type TextSplice } from "./text-splice.js";
+import type { TextSplice } from "./text-splice.js";
 
 /**
  * The analysis of a plan edited by `splices`, derived from the analysis of the text before
@@ -28,12 +28,14 @@ import { applySplices, type TextSplice } from "./text-splice.js";
  *
  * @param base - the analysis of the text before the edit.
  * @param splices - the edit, on `base.tree.body`; they do not overlap.
+ * @param body - `base.tree.body` with the splices applied (the caller has it already).
  * @param options - the options `base` was parsed with.
  * @returns the analysis of the edited text, or `null`.
  */
 export function deriveAnalysis(
   base: PlanAnalysis,
   splices: readonly TextSplice[],
+  body: string,
   options?: ParsePlanOptions | null,
 ): PlanAnalysis | null {
   const before = base.tree.body;
@@ -54,7 +56,6 @@ export function deriveAnalysis(
     if (entry === undefined) return null;
     changedLines.add(entry.lineStart);
   }
-  const body = applySplices(before, splices);
   const moved = splices.some((splice) => splice.insert.length !== splice.end - splice.start);
   // When no character moved, every node of the earlier tree is where the new tree has it, so
   // a status section known before is known after (its changed lines read again); otherwise

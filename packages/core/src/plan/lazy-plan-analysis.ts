@@ -15,7 +15,6 @@ export class LazyPlanAnalysis implements PlanAnalysis {
   readonly tasks: readonly LocatedTask[];
   readonly statusEntries: readonly StatusValue[];
   readonly plan: ParsedPlan;
-  readonly #markdown: string;
   readonly #options: ParsePlanOptions | null | undefined;
   readonly #statusSection: StatusSection | null | undefined;
   #parsed: PlanAnalysis | undefined;
@@ -39,7 +38,6 @@ export class LazyPlanAnalysis implements PlanAnalysis {
     statusEntries: readonly StatusValue[],
     statusSection: StatusSection | null | undefined,
   ) {
-    this.#markdown = bom + body;
     const parsed = () => this.#parse().tree;
     this.tree = {
       bom,
@@ -74,7 +72,7 @@ export class LazyPlanAnalysis implements PlanAnalysis {
   }
 
   #parse(): PlanAnalysis {
-    this.#parsed ??= analyzePlan(this.#markdown, this.#options);
+    this.#parsed ??= analyzePlan(this.tree.bom + this.tree.body, this.#options);
     return this.#parsed;
   }
 }

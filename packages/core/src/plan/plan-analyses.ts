@@ -68,8 +68,9 @@ export class PlanAnalyses {
   ): string {
     const splices = planEditSplices(analysis, edit, options);
     if (splices.length === 0) return markdown;
-    const text = analysis.tree.bom + applySplices(analysis.tree.body, splices);
-    const derived = deriveAnalysis(analysis, splices, options);
+    const body = applySplices(analysis.tree.body, splices);
+    const text = analysis.tree.bom + body;
+    const derived = deriveAnalysis(analysis, splices, body, options);
     const headings = headingsKey(options?.optionalHeadings);
     if (derived !== null && this.#byHeadings.get(headings)?.has(text) !== true) {
       this.#keep(headings, text, derived);
@@ -88,8 +89,9 @@ export class PlanAnalyses {
     if (last === undefined || base === undefined) return null;
     const { bom } = base.tree;
     if (!markdown.startsWith(bom) || markdown.charCodeAt(bom.length) === 0xfeff) return null;
-    const splices = textChanges(base.tree.body, markdown.slice(bom.length));
-    return splices === null ? null : deriveAnalysis(base, splices, options);
+    const body = markdown.slice(bom.length);
+    const splices = textChanges(base.tree.body, body);
+    return splices === null ? null : deriveAnalysis(base, splices, body, options);
   }
 
   #keep(headings: string, markdown: string, analysis: PlanAnalysis): PlanAnalysis {
