@@ -80,6 +80,15 @@ describe("scheduleTasks on a markdown plan", () => {
     expect(schedule.blocked).toEqual(["T-1"]);
   });
 
+  it("reads a chain of 20,000 tasks, all but the last checked, and starts the last", () => {
+    const tasks: SchedulableTask[] = Array.from({ length: 20_000 }, (_, index) => ({
+      id: `T-${index}`,
+      done: index < 19_999,
+      after: index === 0 ? [] : [`T-${index - 1}`],
+    }));
+    expect(started(tasks, [], 2)).toEqual(["T-19999"]);
+  });
+
   it("with one slot and nothing running, picks what selectNextTask picks", () => {
     const line = fc.record({
       done: fc.boolean(),

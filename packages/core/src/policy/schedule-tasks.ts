@@ -3,9 +3,10 @@ import type { SelectableTask } from "./task-selection.js";
 /** A task as parallel scheduling needs it: a {@link SelectableTask}, with its place in order. */
 export interface SchedulableTask extends SelectableTask {
   /**
-   * Ids of the tasks it comes after (a markdown plan's order, see `taskDependencies`): each must
-   * be settled — done, or given up after its attempts — and so must what it comes after. A task
-   * given up does not hold back what comes after it, as in a serial run.
+   * Ids of earlier tasks it comes after (a markdown plan's order, see `taskDependencies`): each
+   * must be settled — done, or given up after its attempts — and so must what it comes after.
+   * A task given up does not hold back what comes after it, as in a serial run. A later task
+   * listed here is never settled in time: the task waits.
    */
   readonly after?: readonly string[] | undefined;
 }
@@ -72,21 +73,15 @@ export function scheduleTasks<Task extends SchedulableTask>(
   const isGivenUp = (task: SelectableTask) =>
     !task.done && (givenUp.has(task.id) || attemptsOf(task.id) >= input.maxAttempts);
   // A task is released when it is settled and so is everything it comes after: plan order
-  // holds through a checked box (an open task before it still holds what follows).
-  const released = new Map<string, boolean>();
-  const isReleased = (id: string): boolean => {
-    const known = released.get(id);
-    if (known !== undefined) return known;
-    const task = byId.get(id);
-    released.set(id, false);
-    const value =
-      task !== undefined &&
-      (task.done || isGivenUp(task)) &&
-      !input.running.has(id) &&
-      (task.after ?? []).every(isReleased);
-    released.set(id, value);
-    return value;
-  };
+  // holds through a checked box (an open task before it still holds what follows). Read in
+  // plan order, one pass, no recursion (a chain of 10,000 tasks is 10,000 deep): what a task
+  // comes after is earlier in the plan, and a later one never counts as released.
+  const released = new Set<string>();
+  for (const task of input.tasks) {
+    const settled = (task.done || isGivenUp(task)) && !input.running.has(task.id);
+    if (settled && (task.after ?? []).every((id) => released.has(id))) released.add(task.id);
+  }
+  const isReleased = (id: string) => released.has(id);
 
   const start: ScheduledTask<Task>[] = [];
   const waiting: string[] = [];
