@@ -42,3 +42,14 @@ export { createLoop, type Loop, runLoop, UNKNOWN_RESET_WAIT_MS } from "./run-loo
 export type { ExitPolicy, LoopResult, RunLoopOptions } from "./run-loop-options.js";
 export { systemClock } from "./system-clock.js";
 export { UnsupportedExecutorError } from "./unsupported-executor-error.js";
+export type {
+  CloseOptions,
+  IntegrateOptions,
+  Integration,
+  KeptWork,
+  MergeConflict,
+  TaskWorkspace,
+  WorkspaceRecovery,
+  WorkspaceSave,
+  Workspaces,
+} from "./workspace.js";
