@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AgentProcess } from "@loop/core";
 import {
   aiderExecutor,
@@ -228,6 +229,31 @@ describe("CommandExecutor environment", () => {
         else process.env[name] = saved[name];
       }
     }
+  });
+
+  it("runs the agent in the request's workspace, without its own progress probe", async () => {
+    const home = realpathSync(mkdtempSync(join(tmpdir(), "loop-cwd-")));
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), "loop-workspace-")));
+    let probed = 0;
+    const progress = {
+      before: async () => {
+        probed += 1;
+        return { repositories: [] };
+      },
+      after: async () => ({ filesChanged: 5, commits: 0 }),
+    };
+    const executor = fake("echo-args", { cwd: home, progress });
+    const serial = await executor.execute(executionRequest(), {
+      signal: new AbortController().signal,
+    });
+    expect(JSON.parse(serial.output).cwd).toBe(home);
+    expect([probed, serial.filesChanged]).toEqual([1, 5]);
+    const parallel = await executor.execute(
+      executionRequest({ workspace: { path: workspace, branch: "loop/TASK-1" } }),
+      { signal: new AbortController().signal },
+    );
+    expect(JSON.parse(parallel.output).cwd).toBe(workspace);
+    expect([probed, parallel.filesChanged]).toEqual([1, undefined]);
   });
 
   it("passes an explicit env as given", async () => {

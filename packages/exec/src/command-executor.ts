@@ -114,14 +114,16 @@ export class CommandExecutor implements Executor {
   /**
    * Runs the command once with `request.prompt`.
    *
-   * @param request - what to do; only `prompt` is used.
+   * @param request - what to do: its `prompt`, and its `workspace` (the working directory) when it has one.
    * @param options - the engine's `signal`.
    * @returns the parsed result; never throws for a failed or stopped run (only `parse` may throw).
    */
   async execute(request: ExecutionRequest, options: ExecuteOptions): Promise<ExecutionResult> {
     const signal = options?.signal;
     if (signal?.aborted) return ABORTED;
-    const progress = this.#options.progress;
+    // In a parallel run the engine measures the task's working copy itself: the probe measures
+    // this executor's own directories, where the agent does not run.
+    const progress = request.workspace === undefined ? this.#options.progress : undefined;
     // The plan is the one file of the project the loop itself writes between runs.
     const rewritten = request.plan?.path ? [request.plan.path] : [];
     const agent: AgentProcess = {
@@ -144,7 +146,8 @@ export class CommandExecutor implements Executor {
       return { output: "", success: false, error: `the agent was not started: ${reason}` };
     }
     if (signal?.aborted) return ABORTED;
-    const result = await this.#run(request.prompt, signal, agent, recordProcess);
+    const cwd = request.workspace?.path ?? this.#options.cwd;
+    const result = await this.#run(request.prompt, signal, agent, recordProcess, cwd);
     if (progress === undefined || snapshot === undefined) return result;
     const measured = await progress.after(snapshot);
     return { ...result, filesChanged: result.filesChanged ?? measured.filesChanged };
@@ -187,6 +190,7 @@ export class CommandExecutor implements Executor {
     signal: AbortSignal | undefined,
     agent: AgentProcess,
     recordProcess: ExecuteOptions["recordProcess"],
+    cwd: string | undefined,
   ): Promise<ExecutionResult> {
     const options = this.#options;
     const viaStdin = (options.promptVia ?? "stdin") === "stdin";
@@ -199,7 +203,7 @@ export class CommandExecutor implements Executor {
       const child = spawn(options.command, [...this.#argv(prompt)], {
         shell: false,
         detached: true,
-        cwd: options.cwd,
+        cwd,
         env: {
           ...(options.env ?? inheritedEnvironment(process.env)),
           [AGENT_TOKEN_VARIABLE]: agent.token,

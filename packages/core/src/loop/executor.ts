@@ -26,6 +26,22 @@ export interface ExecutionRequest {
   readonly unmetRequirements: readonly string[];
   /** Unresolved user concerns the last verification found. */
   readonly concerns: readonly Concern[];
+  /**
+   * In a parallel run (`runLoop`'s `parallel`), the task's own working copy: run the agent in
+   * `path` instead of your usual working directory. The plan the agent edits,
+   * {@link ExecutionRequest.plan}, is the copy inside it. The engine measures the run's progress
+   * there itself, so a progress probe of your own directories is not needed (and is skipped by
+   * the executors of `@loop/exec` and `@loop/claude`). Absent in a serial run.
+   */
+  readonly workspace?: RequestWorkspace | undefined;
+}
+
+/** {@link ExecutionRequest.workspace}: where a parallel run's task is worked on. */
+export interface RequestWorkspace {
+  /** The working copy's absolute path. */
+  readonly path: string;
+  /** What holds its work (with git, the task's branch), for logs. */
+  readonly branch: string;
 }
 
 /** Options of {@link Executor.execute}. */

@@ -12,6 +12,7 @@ export type {
   ExecutionRequest,
   ExecutionResult,
   Executor,
+  RequestWorkspace,
   UsageLimit,
 } from "./executor.js";
 export type { LoopEvents } from "./loop-events.js";
