@@ -58,6 +58,7 @@ const expected = [
   "UnsupportedStoreError",
   "UsageLimitRecordSchema",
   "WORK_TYPES",
+  "WorkerRecordSchema",
   "agentReportOf",
   "analyzeResponse",
   "assertSafeTerminalId",

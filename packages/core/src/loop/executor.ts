@@ -6,8 +6,12 @@ import type { AgentProcess, SurvivorReport } from "./agent-process-info.js";
 
 /** What the engine asks an {@link Executor} to do in one iteration. */
 export interface ExecutionRequest {
-  /** `task`: work on {@link ExecutionRequest.task}; `wrap_up`: every task is done, verify and signal. */
-  readonly kind: "task" | "wrap_up";
+  /**
+   * `task`: work on {@link ExecutionRequest.task}; `wrap_up`: every task is done, verify and
+   * signal; `merge` (a parallel run's merge agent): resolve the conflicted merge of the task's
+   * work in {@link ExecutionRequest.workspace}.
+   */
+  readonly kind: "task" | "wrap_up" | "merge";
   /** The task to work on; `null` for a wrap-up iteration. */
   readonly task: Task | null;
   /** The full prompt for the agent (the engine's template, filled in). */

@@ -40,7 +40,12 @@ export {
 } from "./prompt-template-parser.js";
 export { type PromptValues, renderTemplate } from "./render-template.js";
 export { createLoop, type Loop, runLoop, UNKNOWN_RESET_WAIT_MS } from "./run-loop.js";
-export type { ExitPolicy, LoopResult, RunLoopOptions } from "./run-loop-options.js";
+export type {
+  ExitPolicy,
+  LoopResult,
+  ParallelOptions,
+  RunLoopOptions,
+} from "./run-loop-options.js";
 export { systemClock } from "./system-clock.js";
 export { UnsupportedExecutorError } from "./unsupported-executor-error.js";
 export type {

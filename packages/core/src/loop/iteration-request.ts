@@ -4,6 +4,7 @@ import { buildPrompt } from "./build-prompt.js";
 import type { ExecutionRequest } from "./executor.js";
 import type { LoopTask, PlanView } from "./plan-view.js";
 import type { RunLoopOptions } from "./run-loop-options.js";
+import type { TaskWorkspace } from "./workspace.js";
 
 /** What one iteration asks of the executor, before the prompt is built. */
 export interface IterationContext {
@@ -21,13 +22,16 @@ export interface IterationContext {
   readonly unansweredQuestions: readonly string[];
   /** Why the task's previous attempt failed; `null` when it did not, or for a wrap-up. */
   readonly previousFailure: string | null;
+  /** Parallel runs: the task's working copy; the plan the agent gets is the copy in it. */
+  readonly workspace?: TaskWorkspace | undefined;
 }
 
 /** The request the executor gets for an iteration, its prompt built from the template. */
 export function iterationRequest(context: IterationContext): ExecutionRequest {
   const { options, task } = context;
   const kind = task ? "task" : "wrap_up";
-  const plan = { path: options.plan.path, text: context.view.text };
+  const workspace = context.workspace;
+  const plan = { path: workspace?.plan.path ?? options.plan.path, text: context.view.text };
   const prompt = buildPrompt(
     {
       kind,
@@ -58,5 +62,8 @@ export function iterationRequest(context: IterationContext): ExecutionRequest {
     sessionId: context.sessionId,
     unmetRequirements: context.unmetRequirements,
     concerns: context.concerns,
+    ...(workspace === undefined
+      ? {}
+      : { workspace: { path: workspace.path, branch: workspace.branch } }),
   };
 }

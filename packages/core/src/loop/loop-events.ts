@@ -17,6 +17,8 @@ export interface LoopEvents {
     readonly task: Task | null;
     readonly attempt: number;
     readonly kind: "task" | "wrap_up";
+    /** Parallel runs: the task's working copy and branch. Absent in a serial run. */
+    readonly workspace?: { readonly path: string; readonly branch: string } | undefined;
   }) => void;
   /** An iteration ended (decision event `iteration_end`), with the exit decision. */
   "iteration-end": (event: {
@@ -50,6 +52,18 @@ export interface LoopEvents {
     readonly concerns: readonly Concern[];
     /** The whole verdict, every requirement's match included: what `createVerifierLog` logs. */
     readonly result: VerificationResult;
+  }) => void;
+  /**
+   * Parallel runs: a task's work was brought onto the main line (decision event
+   * `task_integrated`), or it conflicted and was rolled back (`merge_conflict`).
+   */
+  integration: (event: {
+    readonly taskId: string;
+    readonly iteration: number;
+    readonly outcome: "integrated" | "conflict" | "refused";
+    readonly branch: string;
+    readonly commit: string | null;
+    readonly files: readonly string[];
   }) => void;
   /** The loop stopped (decision event `loop_exit`). */
   exit: (event: { readonly reason: ExitReason; readonly complete: boolean }) => void;

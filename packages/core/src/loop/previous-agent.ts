@@ -72,7 +72,26 @@ export interface AgentProcessState {
   write(state: LoopState): Promise<void>;
   /** The current time as an ISO 8601 timestamp, from the injected clock. */
   now(): string;
+  /**
+   * Where in the state the record goes: by default the state's `agent_process`; a parallel run's
+   * worker keeps its agent's in its own entry of `workers`.
+   */
+  readonly place?: AgentProcessPlace | undefined;
 }
+
+/** Where an {@link AgentProcessRecorder} keeps its record in the state. */
+export interface AgentProcessPlace {
+  /** The record there now, if any. */
+  read(state: LoopState): AgentProcessRecord | undefined;
+  /** The state with `record` there. */
+  write(state: LoopState, record: AgentProcessRecord): LoopState;
+}
+
+/** The default {@link AgentProcessPlace}: the state's `agent_process`. */
+const topLevel: AgentProcessPlace = {
+  read: (state) => state.agent_process,
+  write: (state, record) => ({ ...state, agent_process: record }),
+};
 
 /**
  * Keeps the state's `agent_process` while an execution runs: the `recordProcess` the executor
@@ -99,12 +118,12 @@ export class AgentProcessRecorder {
       const write = this.#writes.then(async () => {
         if (generation !== this.#generation) return;
         const current = this.state.read();
-        const previous = current.agent_process;
+        const place = this.state.place ?? topLevel;
+        const previous = place.read(current);
         const startedAt = previous?.token === agent.token ? previous.started_at : this.state.now();
-        await this.state.write({
-          ...current,
-          agent_process: agentProcessRecord(agent, { iteration, startedAt }),
-        });
+        await this.state.write(
+          place.write(current, agentProcessRecord(agent, { iteration, startedAt })),
+        );
       });
       this.#writes = write.catch((error: unknown) => {
         this.#failure ??= { error };

@@ -8,6 +8,7 @@ import type { LoopState } from "../state/loop-state.js";
 import type { StateStore } from "../state/state-store.js";
 import type { Clock } from "./clock.js";
 import type { Executor } from "./executor.js";
+import type { Workspaces } from "./workspace.js";
 
 /**
  * An exit policy: the default {@link shouldExit}, or a user's own that wraps or replaces it
@@ -69,6 +70,29 @@ export interface RunLoopOptions {
   readonly generateRunId?: (() => string) | undefined;
   /** Receives errors of the logger (reported once) and of metrics writes. */
   readonly onLoggerError?: ((error: unknown) => void) | undefined;
+  /**
+   * Runs tasks that may run at once (see `scheduleTasks`) on several workers, each task in its
+   * own working copy, its work brought back one task at a time (`loop run --parallel N`; see
+   * docs/parallel-runs.md). Without it, or with one worker, tasks run one at a time in the
+   * project itself.
+   */
+  readonly parallel?: ParallelOptions | undefined;
+}
+
+/** {@link RunLoopOptions.parallel}: how many workers, and where their tasks are worked on. */
+export interface ParallelOptions {
+  /** How many tasks may run at once: an integer ≥ 1. */
+  readonly workers: number;
+  /** Gives each task its working copy and integrates its work (`gitWorkspaces` of `@loop/git`). */
+  readonly workspaces: Workspaces;
+  /**
+   * Resolves a merge conflict before the task is run again: it gets a request of kind `merge`
+   * whose `workspace` holds the conflicted merge, and resolves the conflicts there (the
+   * workspace then checks none is left and completes the merge). Its calls count toward the
+   * hourly limit and its cost toward the budget. Without it a conflicting task is run again
+   * from the new main line.
+   */
+  readonly mergeExecutor?: Executor | undefined;
 }
 
 /** What a finished loop tells its caller. `runLoop` resolves with it; it never rejects. */

@@ -47,17 +47,19 @@ import { loadLoopConfig } from "./load-loop-config.js";
 import type { LoopEvents } from "./loop-events.js";
 import { withAttempts, withCompletedFromPlan, withIds } from "./loop-state-update.js";
 import { observeOutcome } from "./observe-outcome.js";
+import type { ParallelHost } from "./parallel-host.js";
+import { ParallelRun } from "./parallel-run.js";
 import { applyPlanChanges, type LoopTask, type PlanView, readPlanView } from "./plan-view.js";
 import { policyInputFor } from "./policy-input.js";
 import { prepareIteration } from "./prepare-iteration.js";
 import { AgentProcessRecorder, stopPreviousAgent, withoutAgentProcess } from "./previous-agent.js";
+import { UNKNOWN_RESET_WAIT_MS } from "./reset-wait.js";
 import { defaultRunId } from "./run-id.js";
 import type { LoopResult, RunLoopOptions } from "./run-loop-options.js";
 import { systemClock } from "./system-clock.js";
 import { UnsupportedExecutorError } from "./unsupported-executor-error.js";
 
-/** How long to wait for a usage limit whose reset time is unknown, before trying again. */
-export const UNKNOWN_RESET_WAIT_MS = 5 * 60_000;
+export { UNKNOWN_RESET_WAIT_MS } from "./reset-wait.js";
 
 /** A loop ready to run, with typed events to subscribe to first. */
 export interface Loop extends Pick<EventEmitter<LoopEvents>, "on" | "off" | "once"> {
@@ -136,6 +138,10 @@ class LoopRun {
   private agentReport: AgentReport | null = null;
   /** The usage limit that decided `usage_limit`. */
   private usageLimit: UsageLimitRecord | null = null;
+  /** Where each task's work is kept in a parallel run, for its `task_failed` event. */
+  private readonly keptBranches = new Map<string, string>();
+  /** The workers of a parallel run; `null` for a serial run. */
+  private readonly parallel: ParallelRun | null;
   /** Saves the state's `agent_process` while an agent runs. */
   private readonly agentProcesses = new AgentProcessRecorder({
     read: () => this.state as LoopState,
@@ -158,6 +164,83 @@ class LoopRun {
         ? null
         : bestEffort(options.logger, { onError: (error) => options.onLoggerError?.(error) });
     this.startedAt = this.clock.now();
+    this.parallel =
+      options.parallel === undefined
+        ? null
+        : new ParallelRun(this.parallelHost(), options.parallel);
+  }
+
+  /** What the workers of a parallel run use of this loop. */
+  private parallelHost(): ParallelHost {
+    return {
+      options: this.options,
+      clock: this.clock,
+      terminalId: this.terminalId,
+      cache: this.cache,
+      emitter: this.emitter,
+      state: () => this.state as LoopState,
+      setState: (state) => {
+        this.state = state;
+      },
+      writeState: () => this.writeState(),
+      record: (name, payload) => this.record(name, payload),
+      recordError: (error, iteration, taskId) => {
+        const previous = this.taskInProgress;
+        this.taskInProgress = taskId;
+        this.recordError(error, iteration);
+        this.taskInProgress = previous;
+      },
+      readView: (config) =>
+        readPlanView(this.options.plan, this.cache, config.plans.optional_headings),
+      request: (config, view, task, iteration, attempt, workspace) =>
+        iterationRequest({
+          options: this.options,
+          config,
+          view,
+          task,
+          iteration,
+          attempt,
+          terminalId: this.terminalId,
+          sessionId: null,
+          unmetRequirements: this.unmetRequirements,
+          concerns: this.concerns,
+          unansweredQuestions: [],
+          previousFailure: this.lastFailure.get(task.id) ?? null,
+          workspace,
+        }),
+      checked: (result, iteration, taskId) => this.checked(result, iteration, taskId),
+      addCost: (costUsd) => this.addCost(costUsd),
+      settle: async (config, task, result, timedOut, iteration, aborted) => {
+        const before = await readPlanView(
+          this.options.plan,
+          this.cache,
+          config.plans.optional_headings,
+        );
+        await this.afterExecution(config, before, task, result, timedOut, iteration, aborted);
+        return this.lastDecision;
+      },
+      keepBranch: (taskId, branch) => {
+        if (branch === null) this.keptBranches.delete(taskId);
+        else this.keptBranches.set(taskId, branch);
+      },
+      setUsageLimit: (limit) => {
+        this.usageLimit = toUsageLimitRecord(limit);
+      },
+    };
+  }
+
+  /** The executor's result with implausible reports dropped, each recorded as an error. */
+  private checked(result: ExecutionResult, iteration: number, taskId: string | null) {
+    const checked = checkResult(result, this.clock.now());
+    for (const problem of checked.problems) {
+      this.record("error", {
+        error_type: "ImplausibleAgentReport",
+        error_message: problem,
+        iteration,
+        current_task_id: taskId,
+      });
+    }
+    return checked.result;
   }
 
   private now(): string {
@@ -404,6 +487,7 @@ class LoopRun {
           completedEarlier(this.storedAtStart, this.options.plan.path, view) ??
           completeAtStart(this.storedAtStart, view);
         if (earlier !== null) return this.stop(earlier, view);
+        await this.parallel?.recover(view);
       }
       const prepared = prepareIteration(this.state as LoopState, view, config, this.clock.now());
       this.state = prepared.state;
@@ -415,6 +499,18 @@ class LoopRun {
       const before = this.decide(config, view, selection, null);
       if (before.exit || this.options.signal?.aborted) {
         return this.stop(before.reason ?? "aborted", view);
+      }
+
+      if (this.parallel !== null && this.parallel.workers > 1 && selection.kind === "task") {
+        const batch = await this.parallel.run(config);
+        if (batch.exit !== null) {
+          return this.stop(
+            batch.exit,
+            await readPlanView(this.options.plan, this.cache, config.plans.optional_headings),
+          );
+        }
+        // Nothing could start on a worker (the hourly limit holds): the wait below applies.
+        if (batch.ran) continue;
       }
 
       const waited = await this.waitForRateLimit(config);
@@ -473,16 +569,10 @@ class LoopRun {
       // The executor has seen its agent end: the record goes with the next write.
       await this.agentProcesses.settle();
       this.state = withoutAgentProcess(this.state);
-      const checked = checkResult(executed.result, this.clock.now());
-      for (const problem of checked.problems) {
-        this.record("error", {
-          error_type: "ImplausibleAgentReport",
-          error_message: problem,
-          iteration,
-          current_task_id: task?.id ?? null,
-        });
-      }
-      const outcome = { ...executed, result: checked.result };
+      const outcome = {
+        ...executed,
+        result: this.checked(executed.result, iteration, task?.id ?? null),
+      };
 
       const usageLimit = outcome.result.usageLimit;
       // A limit is a limit only when the run did not succeed: a run that did (paid from extra
@@ -537,7 +627,13 @@ class LoopRun {
     if (state.failed_tasks.includes(taskId)) return;
     const attempts = state.task_attempts?.[taskId] ?? 0;
     this.state = { ...state, failed_tasks: withIds(state.failed_tasks, [taskId]) };
-    this.record("task_failed", { task_id: taskId, attempts, reason });
+    const kept = this.keptBranches.get(taskId);
+    this.record("task_failed", {
+      task_id: taskId,
+      attempts,
+      reason,
+      ...(kept === undefined ? {} : { kept_branch: kept }),
+    });
     this.emitter.emit("task-failed", { taskId, attempts, reason });
   }
 
@@ -652,9 +748,13 @@ class LoopRun {
     const progress = tasksCompleted.length > 0 || filesChanged > 0;
     // An aborted iteration (Ctrl+C) does not count toward limits.max_iterations: the next run
     // runs it again under the same number.
+    // Iterations count as they end (a parallel run's may end in another order than they began).
     let next: LoopState = aborted
       ? state
-      : { ...state, loop_metadata: { ...state.loop_metadata, iterations: iteration } };
+      : {
+          ...state,
+          loop_metadata: { ...state.loop_metadata, iterations: state.loop_metadata.iterations + 1 },
+        };
     this.iterationsThisRun += 1;
     if (result.sessionId) {
       this.sessionId = result.sessionId;

@@ -27,6 +27,8 @@ export interface IterationStartPayload {
   readonly current_task_id: string | null;
   /** Tasks in the plan. */
   readonly total_tasks: number;
+  /** Parallel runs: what holds the task's work (its git branch). Absent in a serial run. */
+  readonly branch?: string | undefined;
 }
 
 /** One exit condition as `iteration_end` may record it (the policy's `ExitCheck` fits). */
@@ -123,6 +125,76 @@ export interface TaskFailedPayload {
   readonly attempts: number;
   /** Why it failed: the last attempt's error or outcome. */
   readonly reason: string;
+  /** Parallel runs: the branch its work is kept on, when it made any. */
+  readonly kept_branch?: string | undefined;
+}
+
+/**
+ * `task_integrated`: a parallel run brought a task's work onto the main line, then checked the
+ * task's box in the plan.
+ */
+export interface TaskIntegratedPayload {
+  /** The task. */
+  readonly task_id: string;
+  /** The iteration that finished it. */
+  readonly iteration: number;
+  /** The branch its work was on. */
+  readonly branch: string;
+  /** The commit the main line moved to; `null` when the task changed no file. */
+  readonly commit: string | null;
+  /** Files the integration changed on the main line. */
+  readonly files_changed: number;
+  /** Whether the merge agent resolved a conflict on the way. */
+  readonly resolved: boolean;
+}
+
+/**
+ * `merge_conflict`: a task's work conflicted with the main line. The merge was rolled back (the
+ * main line is as it was), the work kept on `kept_branch`, and the task runs again from the new
+ * main line (an attempt spent).
+ */
+export interface MergeConflictPayload {
+  /** The task. */
+  readonly task_id: string;
+  /** The iteration that finished it. */
+  readonly iteration: number;
+  /** The conflicted files. */
+  readonly files: readonly string[];
+  /** Where its work is kept. */
+  readonly kept_branch: string;
+  /** Whether a merge agent tried to resolve the conflict first. */
+  readonly merge_agent: boolean;
+}
+
+/** A task's working copy a killed run left, as `workspaces_recovered` records it. */
+export interface KeptWorkRecord {
+  /** The task. */
+  readonly task_id: string;
+  /** The branch its work is kept on. */
+  readonly branch: string;
+}
+
+/** An integration a killed run was in the middle of, as `workspaces_recovered` records it. */
+export interface RecoveredIntegrationRecord {
+  /** The task being integrated. */
+  readonly task_id: string;
+  /** `completed`: the main line is at the merge; `rolled_back`: it is as it was before. */
+  readonly outcome: "completed" | "rolled_back";
+}
+
+/**
+ * `workspaces_recovered`: a parallel run started where an earlier one was killed and put right
+ * what it left (only recorded when there was something).
+ */
+export interface WorkspacesRecoveredPayload {
+  /** Tasks whose working copy was reopened to go on with. */
+  readonly resumed: readonly string[];
+  /** Working copies removed with their work kept. */
+  readonly kept: readonly KeptWorkRecord[];
+  /** Working copies removed that held no work. */
+  readonly removed: readonly string[];
+  /** Integrations completed or rolled back. */
+  readonly integrations: readonly RecoveredIntegrationRecord[];
 }
 
 /** `state_recovered`: `loop_state` was corrupt and was recovered (see `readState`). */
@@ -242,6 +314,12 @@ export interface DecisionEventPayloads {
   readonly config_warning: ConfigWarningPayload;
   /** See {@link StateResetPayload}. */
   readonly state_reset: StateResetPayload;
+  /** See {@link TaskIntegratedPayload}. */
+  readonly task_integrated: TaskIntegratedPayload;
+  /** See {@link MergeConflictPayload}. */
+  readonly merge_conflict: MergeConflictPayload;
+  /** See {@link WorkspacesRecoveredPayload}. */
+  readonly workspaces_recovered: WorkspacesRecoveredPayload;
 }
 
 /** The name of a decision event. */
@@ -302,6 +380,7 @@ export const PAYLOAD_SCHEMAS: {
       iteration: positiveField("The iteration's number."),
       current_task_id: nullableIdField("The task the iteration works on."),
       total_tasks: countField("Tasks in the plan."),
+      branch: textField("Parallel runs: the branch of the task's work.").optional(),
     },
     "iteration_start payload.",
   ),
@@ -362,6 +441,7 @@ export const PAYLOAD_SCHEMAS: {
       task_id: idField("The task."),
       attempts: countField("Attempts made."),
       reason: textField("Why it failed."),
+      kept_branch: textField("Parallel runs: the branch its work is kept on.").optional(),
     },
     "task_failed payload.",
   ),
@@ -435,5 +515,50 @@ export const PAYLOAD_SCHEMAS: {
       after: resetSnapshotSchema,
     },
     "state_reset payload.",
+  ),
+  task_integrated: sectionField(
+    {
+      task_id: idField("The task."),
+      iteration: positiveField("The iteration that finished it."),
+      branch: textField("The branch its work was on."),
+      commit: nullableIdField("The commit the main line moved to; null when no file changed."),
+      files_changed: countField("Files the integration changed."),
+      resolved: booleanField("Whether the merge agent resolved a conflict."),
+    },
+    "task_integrated payload.",
+  ),
+  merge_conflict: sectionField(
+    {
+      task_id: idField("The task."),
+      iteration: positiveField("The iteration that finished it."),
+      files: z.array(textField("A file."), expected("a list of files")),
+      kept_branch: textField("Where its work is kept."),
+      merge_agent: booleanField("Whether a merge agent tried first."),
+    },
+    "merge_conflict payload.",
+  ),
+  workspaces_recovered: sectionField(
+    {
+      resumed: idListField("Tasks whose working copy was reopened."),
+      kept: z.array(
+        sectionField(
+          { task_id: idField("The task."), branch: textField("Where its work is kept.") },
+          "Kept work.",
+        ),
+        expected("a list of kept work"),
+      ),
+      removed: idListField("Tasks whose empty working copy was removed."),
+      integrations: z.array(
+        sectionField(
+          {
+            task_id: idField("The task."),
+            outcome: choiceField(["completed", "rolled_back"], "What became of it."),
+          },
+          "A recovered integration.",
+        ),
+        expected("a list of integrations"),
+      ),
+    },
+    "workspaces_recovered payload.",
   ),
 };

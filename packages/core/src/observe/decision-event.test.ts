@@ -80,6 +80,27 @@ const examples: { readonly [Name in DecisionEventName]: DecisionEventPayloads[Na
     message: "Claude usage limit reached; resets at 3pm",
   },
   task_failed: { task_id: "TASK-003", attempts: 3, reason: "tests still fail" },
+  task_integrated: {
+    task_id: "TASK-004",
+    iteration: 9,
+    branch: "loop/TASK-004",
+    commit: "3f2c9a1d8e7b6c5a4f3e2d1c0b9a8f7e6d5c4b3a",
+    files_changed: 3,
+    resolved: false,
+  },
+  merge_conflict: {
+    task_id: "TASK-005",
+    iteration: 10,
+    files: ["src/routes.ts"],
+    kept_branch: "loop/kept/TASK-005/1",
+    merge_agent: false,
+  },
+  workspaces_recovered: {
+    resumed: ["TASK-006"],
+    kept: [{ task_id: "TASK-007", branch: "loop/kept/TASK-007/1" }],
+    removed: [],
+    integrations: [{ task_id: "TASK-004", outcome: "rolled_back" }],
+  },
   state_recovered: {
     from: "backup",
     problem: "loop_state.json:1:53 invalid JSON: expected `]` to close the array",
@@ -181,6 +202,9 @@ describe("DECISION_EVENT_NAMES", () => {
       "config_warning",
       "state_reset",
       "previous_agent_stopped",
+      "task_integrated",
+      "merge_conflict",
+      "workspaces_recovered",
     ]);
     expect(Object.isFrozen(DECISION_EVENT_NAMES)).toBe(true);
   });

@@ -22,13 +22,17 @@ const eventNameSet: Record<DecisionEventName, true> = {
   config_warning: true,
   state_reset: true,
   previous_agent_stopped: true,
+  task_integrated: true,
+  merge_conflict: true,
+  workspaces_recovered: true,
 };
 
 /**
  * Every decision event name: the seed's four (`iteration_start`, `iteration_end`, `loop_exit`,
  * `error`), then the engine's (`rate_limit_wait`, `usage_limit_wait`, `task_failed`,
  * `state_recovered`, `lock_takeover`, `verification`, `config_warning`, `state_reset`,
- * `previous_agent_stopped`). Names are never renamed; new ones may be added.
+ * `previous_agent_stopped`) and those of parallel runs (`task_integrated`, `merge_conflict`,
+ * `workspaces_recovered`). Names are never renamed; new ones may be added.
  * docs/state-and-logs.md describes each.
  */
 export const DECISION_EVENT_NAMES: readonly DecisionEventName[] = Object.freeze(

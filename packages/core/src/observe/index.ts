@@ -21,16 +21,21 @@ export type {
   ExitCheckRecord,
   IterationEndPayload,
   IterationStartPayload,
+  KeptWorkRecord,
   LockHolderRecord,
   LockTakeoverPayload,
   LoopExitPayload,
+  MergeConflictPayload,
   PreviousAgentStoppedPayload,
   RateLimitWaitPayload,
+  RecoveredIntegrationRecord,
   StateRecoveredPayload,
   StateResetPayload,
   TaskFailedPayload,
+  TaskIntegratedPayload,
   UsageLimitWaitPayload,
   VerificationPayload,
+  WorkspacesRecoveredPayload,
 } from "./decision-event-payloads.js";
 export type { Logger } from "./logger.js";
 export { type LoopMetrics, LoopMetricsSchema } from "./loop-metrics.js";

@@ -19,6 +19,7 @@ it("exports exactly the state API", () => {
     "StateValidationError",
     "UnsupportedStoreError",
     "UsageLimitRecordSchema",
+    "WorkerRecordSchema",
     "agentReportOf",
     "assertSafeTerminalId",
     "createInitialState",

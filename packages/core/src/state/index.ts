@@ -71,3 +71,4 @@ export {
   type UsageLimitRecord,
   UsageLimitRecordSchema,
 } from "./usage-limit-record.js";
+export { type WorkerRecord, WorkerRecordSchema } from "./worker-record.js";

@@ -15,6 +15,7 @@ import {
   textField,
   timestampField,
 } from "./state-fields.js";
+import { WorkersFieldSchema } from "./worker-record.js";
 
 /**
  * The `loop_state.json` schema version this package reads and writes. A document without
@@ -74,6 +75,7 @@ export const LoopStateSchema = z.looseObject(
     stop_counters: PersistedStopCountersSchema.optional(),
     run: RunRecordSchema.optional(),
     agent_process: AgentProcessRecordSchema.optional(),
+    workers: WorkersFieldSchema,
     transcript_lines: countField(
       "Stop-hook loops: lines of the session transcript already read at the previous stop.",
     ).optional(),

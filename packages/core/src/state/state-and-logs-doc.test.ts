@@ -35,15 +35,19 @@ function tableFields(heading: string, nextHeading = /^#{2,3} /): string[] {
     .filter((field): field is string => field !== undefined);
 }
 
-/** Field paths of an object schema: `a`, and `a.b` for the fields of sections. */
+/**
+ * Field paths of an object schema: `a`, and `a.b` for the fields of sections (and of the
+ * objects in a list of them).
+ */
 function fieldPaths(schema: z.ZodType, prefix = ""): string[] {
   let inner: z.ZodType = schema;
   while (
     inner instanceof z.ZodOptional ||
     inner instanceof z.ZodNullable ||
-    inner instanceof z.ZodDefault
+    inner instanceof z.ZodDefault ||
+    inner instanceof z.ZodArray
   ) {
-    inner = inner.unwrap() as z.ZodType;
+    inner = (inner instanceof z.ZodArray ? inner.element : inner.unwrap()) as z.ZodType;
   }
   if (!(inner instanceof z.ZodObject)) return [];
   return Object.entries(inner.shape as Record<string, z.ZodType>).flatMap(([key, field]) => {

@@ -1,0 +1,585 @@
+import type { LoopConfig } from "../config/loop-config.js";
+import { taskDependencies } from "../plan/task-dependencies.js";
+import type { ExitReason } from "../policy/exit-reasons.js";
+import { checkRateLimit, recordCall } from "../policy/rate-limiter.js";
+import { type SchedulableTask, scheduleTasks } from "../policy/schedule-tasks.js";
+import { formatTimestamp } from "../state/iso-timestamp.js";
+import type { LoopState } from "../state/loop-state.js";
+import { fromRateWindow, toRateWindow } from "../state/persisted-rate-window.js";
+import type { ExecutionOutcome } from "./execute-with-timeout.js";
+import { executeWithTimeout } from "./execute-with-timeout.js";
+import type { ExecutionResult, UsageLimit } from "./executor.js";
+import { mergeRequest } from "./merge-request.js";
+import type { ParallelHost } from "./parallel-host.js";
+import type { LoopTask, PlanView } from "./plan-view.js";
+import { readPlanView } from "./plan-view.js";
+import { AgentProcessRecorder, stopPreviousAgent } from "./previous-agent.js";
+import { UNKNOWN_RESET_WAIT_MS } from "./reset-wait.js";
+import type { ParallelOptions } from "./run-loop-options.js";
+import { updateWorker, withoutWorker, withWorker } from "./worker-records.js";
+import type { MergeConflict, TaskWorkspace, WorkspaceSave } from "./workspace.js";
+
+/** A task a worker runs now. */
+interface Worker {
+  readonly task: LoopTask;
+  readonly iteration: number;
+  readonly attempt: number;
+  /** Resolves once the worker's iteration is settled; never rejects. */
+  done: Promise<void>;
+}
+
+/** What a worker's agent run left, for its settling. */
+interface Finished {
+  readonly worker: Worker;
+  readonly workspace: TaskWorkspace;
+  readonly outcome: ExecutionOutcome;
+  readonly save: WorkspaceSave;
+  /** Whether the task's box is checked in the working copy's plan (or the executor said so). */
+  readonly done: boolean;
+}
+
+/** What {@link ParallelRun.run} ended with. */
+export interface ParallelBatch {
+  /** An exit the batch decided (an exit policy's, a usage limit's); `null`: the loop decides. */
+  readonly exit: ExitReason | null;
+  /** Whether any worker ran: `false` when none could start (the hourly limit, say). */
+  readonly ran: boolean;
+}
+
+/** The tasks with what each comes after, by the plan's order and its parallel sections. */
+function schedulable(view: PlanView): readonly (LoopTask & SchedulableTask)[] {
+  if (view.prd !== null) return view.tasks;
+  const after = taskDependencies(view.tasks);
+  return view.tasks.map((task) => ({ ...task, after: after.get(task.id) ?? [] }));
+}
+
+/**
+ * The workers of a parallel run (`RunLoopOptions.parallel`): starts the tasks
+ * `scheduleTasks` releases, each in its own working copy, within the shared limits (the hourly
+ * calls, `max_iterations`, a usage-limit pause), and settles each finished task one at a time:
+ * its work saved, integrated onto the main line when its box is checked in its copy of the
+ * plan, then its box checked in the main plan — or, on a conflict, rolled back, kept, and the
+ * task run again from the new main line. An exit decided on any worker's iteration stops the
+ * others.
+ */
+export class ParallelRun {
+  readonly #running = new Map<string, Worker>();
+  /** Working copies recovery reopened, for their tasks' next attempts. */
+  readonly #reopened = new Map<string, TaskWorkspace>();
+  /** The kept work each task's next attempt goes on from. */
+  readonly #resumeFrom = new Map<string, string>();
+  /** Settling is one task at a time: integrations never overlap. */
+  #settling: Promise<void> = Promise.resolve();
+  /** Until when a usage limit holds new starts back (epoch ms); `null` when none does. */
+  #pausedUntil: number | null = null;
+  #exit: ExitReason | null = null;
+  /** A failure that must stop the loop (a state store's), raised once the workers are done. */
+  #failure: { readonly error: unknown } | null = null;
+  readonly #abort = new AbortController();
+  #issued = 0;
+
+  constructor(
+    private readonly host: ParallelHost,
+    private readonly parallel: ParallelOptions,
+  ) {
+    const signal = host.options.signal;
+    if (signal?.aborted) this.#abort.abort();
+    signal?.addEventListener("abort", () => this.#abort.abort(), { once: true });
+  }
+
+  /** How many workers may run at once. */
+  get workers(): number {
+    return this.parallel.workers;
+  }
+
+  /**
+   * Puts right what a killed run left, before any worker starts: what is left of its workers'
+   * agents is stopped, and the workspaces recover (a half-done integration completed or rolled
+   * back, the working copies of open tasks reopened, the others removed with their work kept).
+   */
+  async recover(view: PlanView): Promise<void> {
+    const host = this.host;
+    const state = host.state();
+    for (const worker of state.workers ?? []) {
+      if (worker.agent_process === undefined) continue;
+      const stopped = await stopPreviousAgent(worker.agent_process, host.options.executor);
+      if (stopped !== null) host.record("previous_agent_stopped", stopped);
+    }
+    if (state.workers !== undefined) {
+      const { workers: _left, ...rest } = state;
+      host.setState(rest as LoopState);
+    }
+    const given = new Set(state.failed_tasks);
+    const resume = view.tasks.filter((task) => !task.done && !given.has(task.id));
+    const recovery = await this.parallel.workspaces.recover({
+      resume: resume.map((task) => task.id),
+    });
+    for (const workspace of recovery.reopened) this.#reopened.set(workspace.taskId, workspace);
+    const anything =
+      recovery.reopened.length +
+        recovery.kept.length +
+        recovery.removed.length +
+        recovery.integrations.length >
+      0;
+    if (anything) {
+      host.record("workspaces_recovered", {
+        resumed: recovery.reopened.map((workspace) => workspace.taskId),
+        kept: recovery.kept.map((kept) => ({ task_id: kept.taskId, branch: kept.branch })),
+        removed: [...recovery.removed],
+        integrations: recovery.integrations.map((integration) => ({
+          task_id: integration.taskId,
+          outcome: integration.outcome,
+        })),
+      });
+    }
+    await host.writeState();
+  }
+
+  /**
+   * Runs workers until none runs and none can start: every task that may start is started as
+   * workers free up, and each finished one settled. Returns the exit an iteration decided, or
+   * `null` for the loop to decide what comes next (a wrap-up, a wait for the hourly limit).
+   *
+   * @throws what a worker could not survive (a state store that cannot write), once every
+   *   worker has stopped.
+   */
+  async run(config: LoopConfig): Promise<ParallelBatch> {
+    let ran = false;
+    for (;;) {
+      let wakeAt: number | null = null;
+      if (this.#exit === null && this.#failure === null && !this.#abort.signal.aborted) {
+        const started = await this.#start(config);
+        ran ||= started.count > 0;
+        wakeAt = started.wakeAt;
+      }
+      if (this.#running.size === 0) {
+        if (this.#failure !== null) throw this.#failure.error;
+        if (this.#exit === null && !this.#abort.signal.aborted && this.#paused()) {
+          await this.host.clock.sleep(
+            (this.#pausedUntil as number) - this.host.clock.now(),
+            this.#abort.signal,
+          );
+          this.#pausedUntil = null;
+          continue;
+        }
+        return { exit: this.#exit, ran };
+      }
+      await this.#next(wakeAt);
+    }
+  }
+
+  #paused(): boolean {
+    return this.#pausedUntil !== null && this.#pausedUntil > this.host.clock.now();
+  }
+
+  /** Starts what may start now; says how many, and when to look again if a wait holds some back. */
+  async #start(config: LoopConfig): Promise<{ count: number; wakeAt: number | null }> {
+    const host = this.host;
+    const view = await host.readView(config);
+    const state = host.state();
+    const now = host.clock.now();
+    let slots = this.parallel.workers - this.#running.size;
+    let wakeAt: number | null = null;
+    const iterationsLeft =
+      config.limits.max_iterations - state.loop_metadata.iterations - this.#running.size;
+    slots = Math.min(slots, iterationsLeft);
+    const rate = checkRateLimit(
+      toRateWindow(state.rate_window),
+      now,
+      config.limits.max_calls_per_hour,
+    );
+    if (rate.allowed) slots = Math.min(slots, rate.remaining);
+    else {
+      slots = 0;
+      wakeAt = rate.resetAt;
+    }
+    if (this.#paused()) {
+      slots = 0;
+      wakeAt = Math.min(wakeAt ?? Number.POSITIVE_INFINITY, this.#pausedUntil as number);
+    }
+    if (slots <= 0) return { count: 0, wakeAt };
+    const schedule = scheduleTasks({
+      tasks: schedulable(view),
+      running: new Set(this.#running.keys()),
+      slots,
+      attempts: state.task_attempts ?? {},
+      failedTaskIds: state.failed_tasks,
+      maxAttempts: config.tasks.max_attempts,
+    });
+    for (const { task, attempt } of schedule.start) this.#launch(config, view, task, attempt);
+    return { count: schedule.start.length, wakeAt };
+  }
+
+  /** Waits for a worker to be settled, for `wakeAt`, or for the run to be stopped. */
+  async #next(wakeAt: number | null): Promise<void> {
+    const timer = new AbortController();
+    const stop = () => timer.abort();
+    this.#abort.signal.addEventListener("abort", stop, { once: true });
+    const waits: Promise<unknown>[] = [...this.#running.values()].map((worker) => worker.done);
+    if (wakeAt !== null) {
+      const ms = Math.max(0, wakeAt - this.host.clock.now());
+      waits.push(this.host.clock.sleep(ms, timer.signal).catch(() => undefined));
+    }
+    waits.push(
+      new Promise<void>((resolve) => {
+        if (timer.signal.aborted) resolve();
+        timer.signal.addEventListener("abort", () => resolve(), { once: true });
+      }),
+    );
+    try {
+      await Promise.race(waits);
+    } finally {
+      this.#abort.signal.removeEventListener("abort", stop);
+      timer.abort();
+    }
+  }
+
+  /** Stops starting tasks and stops the running ones: the loop exits with `reason`. */
+  #halt(reason: ExitReason): void {
+    this.#exit ??= reason;
+    this.#abort.abort();
+  }
+
+  #launch(config: LoopConfig, view: PlanView, task: LoopTask, attempt: number): void {
+    const state = this.host.state();
+    this.#issued = Math.max(this.#issued, state.loop_metadata.iterations) + 1;
+    const worker: Worker = {
+      task,
+      iteration: this.#issued,
+      attempt,
+      done: Promise.resolve(),
+    };
+    this.#running.set(task.id, worker);
+    worker.done = this.#work(config, view, worker)
+      .catch((error: unknown) => {
+        this.#failure ??= { error };
+        this.#abort.abort();
+      })
+      .finally(() => {
+        this.#running.delete(task.id);
+      });
+  }
+
+  /** A worker's life: its working copy, its agent's run, its work saved, then its settling. */
+  async #work(config: LoopConfig, view: PlanView, worker: Worker): Promise<void> {
+    const host = this.host;
+    const { task, iteration, attempt } = worker;
+    const workspace = await this.#open(config, view, worker);
+    if (workspace === null) return;
+    host.record("iteration_start", {
+      iteration,
+      current_task_id: task.id,
+      total_tasks: view.tasks.length,
+      branch: workspace.branch,
+    });
+    host.emitter.emit("iteration-start", {
+      iteration,
+      task,
+      attempt,
+      kind: "task",
+      workspace: { path: workspace.path, branch: workspace.branch },
+    });
+    const request = host.request(config, view, task, iteration, attempt, workspace);
+    // The call counts when it starts, saved with the worker's record before its agent runs.
+    const state = host.state();
+    host.setState(
+      withWorker(
+        {
+          ...state,
+          rate_window: fromRateWindow(
+            recordCall(toRateWindow(state.rate_window), host.clock.now()),
+          ),
+        },
+        {
+          task_id: task.id,
+          branch: workspace.branch,
+          path: workspace.path,
+          iteration,
+          attempt,
+          started_at: formatTimestamp(host.clock.now()),
+        },
+      ),
+    );
+    await host.writeState();
+    const recorder = new AgentProcessRecorder({
+      read: () => host.state(),
+      write: (next) => {
+        host.setState(next);
+        return host.writeState();
+      },
+      now: () => formatTimestamp(host.clock.now()),
+      place: {
+        read: (current) =>
+          current.workers?.find((record) => record.task_id === task.id)?.agent_process,
+        write: (current, record) =>
+          updateWorker(current, task.id, (entry) => ({ ...entry, agent_process: record })),
+      },
+    });
+    const executed = await executeWithTimeout(host.options.executor, request, {
+      clock: host.clock,
+      timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
+      signal: this.#abort.signal,
+      recordProcess: recorder.recordFor(iteration),
+    });
+    await recorder.settle();
+    const outcome = { ...executed, result: host.checked(executed.result, iteration, task.id) };
+    const save = await this.parallel.workspaces.save(workspace, {
+      message: `loop: ${task.id}, iteration ${iteration}`,
+    });
+    const copy = await readPlanView(workspace.plan, host.cache, config.plans.optional_headings);
+    const done =
+      copy.tasks.find((item) => item.id === task.id)?.done === true ||
+      outcome.result.taskComplete === true;
+    const finished: Finished = { worker, workspace, outcome, save, done };
+    const settled = this.#settling.then(() => this.#settle(config, finished));
+    this.#settling = settled.catch(() => undefined);
+    await settled;
+  }
+
+  /**
+   * The task's working copy: the one recovery reopened, or a new one (from the kept work of its
+   * previous attempt, when it has one). `null` when none could be made: that attempt failed.
+   */
+  async #open(config: LoopConfig, view: PlanView, worker: Worker): Promise<TaskWorkspace | null> {
+    const { task } = worker;
+    const reopened = this.#reopened.get(task.id);
+    try {
+      if (reopened !== undefined) {
+        this.#reopened.delete(task.id);
+        await reopened.plan.write(view.text);
+        return reopened;
+      }
+      const from = this.#resumeFrom.get(task.id);
+      const workspace = await this.parallel.workspaces.open(task, {
+        planText: view.text,
+        from,
+      });
+      this.#resumeFrom.delete(task.id);
+      return workspace;
+    } catch (error) {
+      this.host.recordError(error, worker.iteration, task.id);
+      const message = error instanceof Error ? error.message : String(error);
+      await this.#settleTurn(config, worker, {
+        output: "",
+        success: false,
+        error: `its working copy could not be made: ${message}`,
+      });
+      return null;
+    }
+  }
+
+  /** Settles an iteration whose agent never ran, in turn with the others. */
+  async #settleTurn(config: LoopConfig, worker: Worker, result: ExecutionResult): Promise<void> {
+    const settled = this.#settling.then(async () => {
+      const decision = await this.host.settle(
+        config,
+        worker.task,
+        result,
+        false,
+        worker.iteration,
+        false,
+      );
+      if (decision?.exit && decision.reason) this.#halt(decision.reason);
+    });
+    this.#settling = settled.catch(() => undefined);
+    await settled;
+  }
+
+  /** One finished worker's iteration, settled while no other is. */
+  async #settle(config: LoopConfig, finished: Finished): Promise<void> {
+    const host = this.host;
+    const { worker, workspace, outcome, save } = finished;
+    const { task, iteration } = worker;
+    const result = outcome.result;
+    host.setState(withoutWorker(host.state(), task.id));
+    const limit = result.usageLimit;
+    if (limit !== undefined && !result.success && !outcome.aborted) {
+      this.#reopened.set(task.id, workspace);
+      await this.#usageLimit(config, limit, worker, result);
+      return;
+    }
+    if (outcome.aborted) {
+      // Stopped (Ctrl+C, or another worker's exit): the work stays in its working copy, which
+      // the next run reopens; the iteration does not count.
+      this.#reopened.set(task.id, workspace);
+      await host.settle(
+        config,
+        task,
+        { ...result, filesChanged: save.filesChanged },
+        false,
+        iteration,
+        true,
+      );
+      return;
+    }
+    let settled: ExecutionResult = {
+      ...result,
+      filesChanged: save.filesChanged,
+      taskComplete: false,
+    };
+    if (finished.done) settled = await this.#integrate(config, finished, settled);
+    else {
+      // Not finished: the next attempt goes on from this work.
+      const closed = await this.parallel.workspaces.close(workspace, { keep: true });
+      if (closed.keptBranch !== null) this.#resumeFrom.set(task.id, closed.keptBranch);
+      host.keepBranch(task.id, closed.keptBranch);
+    }
+    const decision = await host.settle(config, task, settled, outcome.timedOut, iteration, false);
+    if (decision?.exit && decision.reason) this.#halt(decision.reason);
+  }
+
+  /** Brings a finished task's work onto the main line; the result says what became of it. */
+  async #integrate(
+    config: LoopConfig,
+    finished: Finished,
+    result: ExecutionResult,
+  ): Promise<ExecutionResult> {
+    const host = this.host;
+    const { worker, workspace } = finished;
+    const { task, iteration } = worker;
+    const workspaces = this.parallel.workspaces;
+    const merger = this.parallel.mergeExecutor;
+    const integration = await workspaces.integrate(workspace, {
+      message: `loop: ${task.id} ${task.title}`.trim(),
+      resolve:
+        merger === undefined
+          ? undefined
+          : (conflict) => this.#resolve(config, worker, workspace, conflict),
+      signal: this.#abort.signal,
+    });
+    const event = {
+      taskId: task.id,
+      iteration,
+      branch: workspace.branch,
+    };
+    if (integration.kind === "integrated") {
+      host.record("task_integrated", {
+        task_id: task.id,
+        iteration,
+        branch: workspace.branch,
+        commit: integration.commit,
+        files_changed: integration.filesChanged,
+        resolved: integration.resolved,
+      });
+      host.emitter.emit("integration", {
+        ...event,
+        outcome: "integrated",
+        commit: integration.commit,
+        files: [],
+      });
+      await workspaces.close(workspace, { keep: false });
+      host.keepBranch(task.id, null);
+      return { ...result, taskComplete: true };
+    }
+    const closed = await workspaces.close(workspace, { keep: true });
+    const kept = closed.keptBranch ?? integration.keptBranch;
+    host.keepBranch(task.id, kept);
+    if (integration.kind === "conflict") {
+      host.record("merge_conflict", {
+        task_id: task.id,
+        iteration,
+        files: [...integration.files],
+        kept_branch: kept,
+        merge_agent: merger !== undefined,
+      });
+      host.emitter.emit("integration", {
+        ...event,
+        outcome: "conflict",
+        commit: null,
+        files: integration.files,
+      });
+      // Run again from the new main line: the kept work is not where it goes on from.
+      return {
+        ...result,
+        success: false,
+        error: `its work conflicts with the main line in ${integration.files.join(", ")} (kept on branch ${kept}); it runs again from the new main line`,
+      };
+    }
+    host.emitter.emit("integration", { ...event, outcome: "refused", commit: null, files: [] });
+    this.#resumeFrom.set(task.id, kept);
+    return {
+      ...result,
+      success: false,
+      error: `its work could not be brought onto the main line: ${integration.message} (kept on branch ${kept})`,
+    };
+  }
+
+  /** Runs the merge agent on a conflicted merge; its call and cost count like any other. */
+  async #resolve(
+    config: LoopConfig,
+    worker: Worker,
+    workspace: TaskWorkspace,
+    conflict: MergeConflict,
+  ): Promise<void> {
+    const host = this.host;
+    const merger = this.parallel.mergeExecutor;
+    if (merger === undefined) return;
+    const view = await host.readView(config);
+    const state = host.state();
+    host.setState({
+      ...state,
+      rate_window: fromRateWindow(recordCall(toRateWindow(state.rate_window), host.clock.now())),
+    });
+    await host.writeState();
+    const request = mergeRequest({
+      task: worker.task,
+      iteration: worker.iteration,
+      terminalId: host.terminalId,
+      plan: { path: host.options.plan.path, text: view.text },
+      conflict,
+      branch: workspace.branch,
+    });
+    const outcome = await executeWithTimeout(merger, request, {
+      clock: host.clock,
+      timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
+      signal: this.#abort.signal,
+    });
+    host.addCost(outcome.result.costUsd);
+    if (!outcome.result.success) {
+      throw new Error(outcome.result.error ?? "the merge agent's run failed");
+    }
+  }
+
+  /** A worker hit a usage limit: new starts wait for its reset, or the loop exits. */
+  async #usageLimit(
+    config: LoopConfig,
+    limit: UsageLimit,
+    worker: Worker,
+    result: ExecutionResult,
+  ): Promise<void> {
+    const host = this.host;
+    // The iteration does not count (no attempt, no iteration); what it cost is spent.
+    host.addCost(result.costUsd);
+    const stop = !limit.waitable || config.usage_limit.on_limit === "exit";
+    const state = host.state();
+    host.record("iteration_end", {
+      iteration: worker.iteration,
+      tasks_completed: state.completed_tasks,
+      tasks_failed: state.failed_tasks,
+      should_exit: stop,
+      exit_reason: stop ? "usage_limit" : null,
+    });
+    await host.writeState();
+    if (stop) {
+      host.setUsageLimit(limit);
+      this.#halt("usage_limit");
+      return;
+    }
+    const now = host.clock.now();
+    const until =
+      limit.resetAt !== null && limit.resetAt > now ? limit.resetAt : now + UNKNOWN_RESET_WAIT_MS;
+    if (this.#pausedUntil !== null && this.#pausedUntil >= until) return;
+    this.#pausedUntil = until;
+    host.record("usage_limit_wait", {
+      reset_at: formatTimestamp(until),
+      wait_ms: until - now,
+      message: limit.message,
+    });
+    host.emitter.emit("wait", {
+      kind: "usage_limit",
+      until,
+      waitMs: until - now,
+      message: limit.message,
+    });
+  }
+}
