@@ -413,10 +413,11 @@ describe("parallel runs: the engine", () => {
 
     const second = await createLoop(setup.options).run();
     expect(second.complete).toBe(true);
-    const recovered = eventsOf(setup.logger, "workspaces_recovered")[0]?.payload as {
-      resumed: string[];
-    };
-    expect(recovered.resumed.sort()).toEqual(["TASK-1", "TASK-2", "TASK-3"]);
+    const recovered = eventsOf(setup.logger, "workspaces_recovered")[0];
+    expect(recovered?.event).toBe("workspaces_recovered");
+    const resumed =
+      recovered?.event === "workspaces_recovered" ? [...recovered.payload.resumed] : [];
+    expect(resumed.sort()).toEqual(["TASK-1", "TASK-2", "TASK-3"]);
     expect(setup.workspaces.openTasks).toEqual([]);
   });
 });

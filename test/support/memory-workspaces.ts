@@ -29,7 +29,7 @@ interface Entry {
 export interface WorkspaceCall {
   readonly method: "open" | "save" | "integrate" | "close";
   readonly taskId: string;
-  readonly detail?: string;
+  readonly detail?: string | undefined;
 }
 
 function planCopy(path: string, text: string): PlanSource & { text: string } {

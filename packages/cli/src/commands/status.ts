@@ -5,8 +5,10 @@ import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
 import { summarizeEvent } from "../format/event-summary.js";
 import { exitAdvice } from "../format/exit-advice.js";
+import { oneLine } from "../format/fit-line.js";
 import { formatClock, formatUtcClock, readTime } from "../format/format-clock.js";
 import { formatCost } from "../format/format-cost.js";
+import { workerLines } from "../format/worker-lines.js";
 import { type LoopSnapshot, readLoopSnapshot } from "../loop-snapshot.js";
 import { loadProjectConfig, openProject, PROJECT_OPTIONS, projectOptionsHelp } from "../project.js";
 import { adoptProjectState } from "../state/adopt-project-state.js";
@@ -96,7 +98,11 @@ function lines(
         ? `${progress.path} — ${progress.done}/${progress.total} tasks done`
         : state.loop_metadata.plan_path,
     );
-    field("current task", state.current_task_id ?? "none");
+    const workers = workerLines(state.workers, now);
+    if (workers.length > 0) {
+      field("workers", `${workers.length} running`);
+      for (const line of workers) out.push(`${" ".repeat(24)}${oneLine(line)}`);
+    } else field("current task", state.current_task_id ?? "none");
     field("iterations", String(state.loop_metadata.iterations));
     field("completion indicators", String(state.completion_indicators));
     field("completed", state.completed_tasks.join(", ") || "none");

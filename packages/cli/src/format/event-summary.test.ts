@@ -197,6 +197,74 @@ const EXAMPLES: readonly (readonly [DecisionEvent, string])[] = [
     ),
     "claude of iteration 7 (group 4242): 2 processes stopped with SIGTERM",
   ],
+  [
+    createDecisionEvent(
+      "t1",
+      "task_failed",
+      {
+        task_id: "TASK-003",
+        attempts: 3,
+        reason: "tests still fail",
+        kept_branch: "loop/kept/TASK-003/1",
+      },
+      at,
+    ),
+    "TASK-003 after 3 attempts: tests still fail; work kept on loop/kept/TASK-003/1",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "iteration_start",
+      { iteration: 4, current_task_id: "TASK-2", total_tasks: 8, branch: "loop/TASK-2" },
+      at,
+    ),
+    "#4 TASK-2 of 8 tasks on loop/TASK-2",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "task_integrated",
+      {
+        task_id: "TASK-4",
+        iteration: 9,
+        branch: "loop/TASK-4",
+        commit: "3f2c9a1d8e7b6c5a4f3e2d1c0b9a8f7e6d5c4b3a",
+        files_changed: 3,
+        resolved: true,
+      },
+      at,
+    ),
+    "TASK-4 from loop/TASK-4: 3 files (3f2c9a1d8e7b), a conflict resolved by the merge agent",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "merge_conflict",
+      {
+        task_id: "TASK-5",
+        iteration: 10,
+        files: ["src/routes.ts", "src/app.ts"],
+        kept_branch: "loop/kept/TASK-5/1",
+        merge_agent: false,
+      },
+      at,
+    ),
+    "TASK-5 conflicts in src/routes.ts, src/app.ts; kept on loop/kept/TASK-5/1, runs again",
+  ],
+  [
+    createDecisionEvent(
+      "t1",
+      "workspaces_recovered",
+      {
+        resumed: ["TASK-6"],
+        kept: [{ task_id: "TASK-7", branch: "loop/kept/TASK-7/1" }],
+        removed: [],
+        integrations: [{ task_id: "TASK-4", outcome: "rolled_back" }],
+      },
+      at,
+    ),
+    "resumed TASK-6; kept TASK-7 (loop/kept/TASK-7/1); integration of TASK-4 rolled back",
+  ],
 ];
 
 describe("summarizeEvent", () => {

@@ -16,7 +16,7 @@ type EventSummaries = {
 
 const SUMMARIES: EventSummaries = {
   iteration_start: (payload) =>
-    `#${payload.iteration} ${payload.current_task_id ?? "wrap-up (no task)"} of ${plural(payload.total_tasks, "task")}`,
+    `#${payload.iteration} ${payload.current_task_id ?? "wrap-up (no task)"} of ${plural(payload.total_tasks, "task")}${payload.branch === undefined ? "" : ` on ${payload.branch}`}`,
   iteration_end: (payload) =>
     `#${payload.iteration} ${payload.tasks_completed.length} done, ${payload.tasks_failed.length} failed → ${
       payload.should_exit ? `exit: ${payload.exit_reason ?? "unknown"}` : "continue"
@@ -29,7 +29,7 @@ const SUMMARIES: EventSummaries = {
     `${payload.calls_made}/${payload.max_calls_per_hour} calls this hour, waits ${formatDuration(payload.wait_ms)}`,
   usage_limit_wait: (payload) => `waits ${formatDuration(payload.wait_ms)}: ${payload.message}`,
   task_failed: (payload) =>
-    `${payload.task_id} after ${plural(payload.attempts, "attempt")}: ${payload.reason}`,
+    `${payload.task_id} after ${plural(payload.attempts, "attempt")}: ${payload.reason}${payload.kept_branch === undefined ? "" : `; work kept on ${payload.kept_branch}`}`,
   state_recovered: (payload) => `from ${payload.from}: ${payload.problem}`,
   lock_takeover: (payload) =>
     `from pid ${payload.previous_holder.pid} on ${payload.previous_holder.host}`,
@@ -41,7 +41,24 @@ const SUMMARIES: EventSummaries = {
   state_reset: (payload) => summarizeReset(payload),
   previous_agent_stopped: (payload) =>
     `${payload.command} of iteration ${payload.iteration}${payload.pgid === null ? "" : ` (group ${payload.pgid})`}: ${payload.pids.length === 1 ? "1 process" : `${payload.pids.length} processes`} ${payload.stopped ? "stopped" : "not stopped"} with ${payload.signal}`,
+  task_integrated: (payload) =>
+    `${payload.task_id} from ${payload.branch}: ${plural(payload.files_changed, "file")}${payload.commit === null ? "" : ` (${payload.commit.slice(0, 12)})`}${payload.resolved ? ", a conflict resolved by the merge agent" : ""}`,
+  merge_conflict: (payload) =>
+    `${payload.task_id} conflicts in ${payload.files.join(", ")}${payload.merge_agent ? " (the merge agent left it unresolved)" : ""}; kept on ${payload.kept_branch}, runs again`,
+  workspaces_recovered: (payload) => summarizeRecovery(payload),
 };
+
+/** `resumed TASK-6; kept TASK-7 (loop/kept/TASK-7/1); integration of TASK-4 rolled back`. */
+function summarizeRecovery(payload: DecisionEventPayloads["workspaces_recovered"]): string {
+  const parts: string[] = [];
+  if (payload.resumed.length > 0) parts.push(`resumed ${payload.resumed.join(", ")}`);
+  for (const kept of payload.kept) parts.push(`kept ${kept.task_id} (${kept.branch})`);
+  if (payload.removed.length > 0) parts.push(`removed ${payload.removed.join(", ")}`);
+  for (const integration of payload.integrations) {
+    parts.push(`integration of ${integration.task_id} ${integration.outcome.replace("_", " ")}`);
+  }
+  return parts.join("; ");
+}
 
 function summarizeOf<Name extends DecisionEventName>(event: DecisionEventOf<Name>): string {
   return SUMMARIES[event.event](event.payload);

@@ -1,5 +1,6 @@
 import { readTime } from "../format/format-clock.js";
 import { formatCountdown } from "../format/format-duration.js";
+import { workerLines } from "../format/worker-lines.js";
 import { findActiveWait } from "./active-wait.js";
 import { clockText, type FrameContext, LABEL_WIDTH, label } from "./frame-context.js";
 import { renderProgressBar } from "./progress-bar.js";
@@ -16,6 +17,17 @@ function progressLine(context: FrameContext): string {
   }
   const completed = snapshot.state?.completed_tasks.length ?? 0;
   return `${label(context, "Tasks")}${completed} completed ${context.style.dim("(the plan could not be read)")}`;
+}
+
+/** A parallel run's workers, one line each, under a `Workers` label. */
+function workersLines(context: FrameContext): string[] {
+  const lines = workerLines(context.snapshot.state?.workers, context.now);
+  return lines.map((line, index) => `${label(context, index === 0 ? "Workers" : "")}${line}`);
+}
+
+function currentLines(context: FrameContext): string[] {
+  const workers = workersLines(context);
+  return workers.length > 0 ? workers : [currentLine(context)];
 }
 
 function currentLine(context: FrameContext): string {
@@ -83,13 +95,14 @@ export function waitLine(context: FrameContext): string | null {
 }
 
 /**
- * The loop's lines: the task progress bar, the current task with its title, the calls this
- * hour, cost and circuit breaker, the failed tasks, and the countdown while waiting.
+ * The loop's lines: the task progress bar, the current task with its title (a parallel run's
+ * workers instead, one line each), the calls this hour, cost and circuit breaker, the failed
+ * tasks, and the countdown while waiting.
  */
 export function loopLines(context: FrameContext): string[] {
   return [
     progressLine(context),
-    currentLine(context),
+    ...currentLines(context),
     limitsLine(context),
     failedLine(context),
     waitLine(context),

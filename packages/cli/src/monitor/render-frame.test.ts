@@ -165,6 +165,27 @@ describe("renderMonitorFrame", () => {
     expect(text).toContain("Failed   TASK-004");
   });
 
+  it("shows each worker of a parallel run instead of one current task", () => {
+    const worker = (task: string, startedMs: number, attempt: number) => ({
+      task_id: task,
+      branch: `loop/${task}`,
+      path: `/project/.claude/loop/worktrees/${task}`,
+      iteration: 4,
+      attempt,
+      started_at: iso(startedMs),
+    });
+    const state = runningState({
+      workers: [worker("TASK-003", -192_000, 1), worker("TASK-10", -5_000, 2)],
+    });
+    const lines = render(snapshot({ state }));
+    const first = lines.findIndex((line) => line.startsWith("Workers"));
+    expect(lines.slice(first, first + 2)).toEqual([
+      "Workers  TASK-003   3m 12s  attempt 1  loop/TASK-003",
+      "         TASK-10        5s  attempt 2  loop/TASK-10",
+    ]);
+    expect(lines.join("\n")).not.toContain("Current");
+  });
+
   it("shows an open circuit breaker with why it opened", () => {
     const state = runningState();
     if (state.circuit_breaker === undefined) throw new Error("a new state has a breaker");

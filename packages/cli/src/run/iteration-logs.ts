@@ -42,16 +42,26 @@ export function recordIterationLogs(
     terminalId: project.terminalId,
     keep: config.logging.iteration_logs_keep,
   });
-  let started: Started | null = null;
+  // By iteration: a parallel run's workers run several at once, ending in any order.
+  const started = new Map<number, Started>();
   loop.on("iteration-start", ({ iteration, kind, task, attempt }) => {
-    started = { iteration, kind, taskId: task?.id ?? null, attempt, startedAt: now() };
+    started.set(iteration, {
+      iteration,
+      kind,
+      taskId: task?.id ?? null,
+      attempt,
+      startedAt: now(),
+    });
   });
   loop.on("iteration-end", ({ iteration, result, tasksCompleted, decision }) => {
-    const start: Started =
-      started?.iteration === iteration
-        ? started
-        : { iteration, kind: "task", taskId: null, attempt: 1, startedAt: now() };
-    started = null;
+    const start: Started = started.get(iteration) ?? {
+      iteration,
+      kind: "task",
+      taskId: null,
+      attempt: 1,
+      startedAt: now(),
+    };
+    started.delete(iteration);
     log
       .write({ ...start, endedAt: now(), result, tasksCompleted, decision })
       .catch((error: unknown) => warn(`the iteration log is not written: ${String(error)}`));

@@ -146,15 +146,23 @@ export function createPlainDisplay(output: CliOutput): RunDisplay {
  */
 export function showEvents(loop: Loop, display: RunDisplay, style: Style, now: () => number): void {
   const startedAt = new Map<number, number>();
-  loop.on("iteration-start", ({ iteration, task, attempt, kind }) => {
+  loop.on("iteration-start", ({ iteration, task, attempt, kind, workspace }) => {
     startedAt.set(iteration, now());
     const what =
       kind === "wrap_up" || task === null
         ? "wrap-up (verify and signal)"
         : `${task.id} ${task.title}`;
-    display.line(
-      style.dim(`iteration ${iteration}: ${what}${attempt > 1 ? ` (attempt ${attempt})` : ""}`),
-    );
+    const again = attempt > 1 ? ` (attempt ${attempt})` : "";
+    const where = workspace === undefined ? "" : ` on ${workspace.branch}`;
+    display.line(style.dim(`iteration ${iteration}: ${what}${again}${where}`));
+  });
+  loop.on("integration", ({ taskId, branch, outcome, files }) => {
+    if (outcome === "integrated") {
+      display.line(style.dim(`${taskId} merged from ${branch}`));
+      return;
+    }
+    const why = outcome === "conflict" ? `conflicts in ${files.join(", ")}` : "could not be merged";
+    display.line(style.yellow(`${taskId} ${why}: rolled back, its work kept, it runs again`));
   });
   loop.on("iteration-end", ({ iteration, result }) => {
     const took = formatDuration(now() - (startedAt.get(iteration) ?? now()));
