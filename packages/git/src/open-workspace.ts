@@ -15,7 +15,7 @@ import {
 } from "./workspace-context.js";
 import { deleteRecord, readRecord, type WorkspaceRecord, writeRecord } from "./workspace-record.js";
 import { WorkspaceStateError } from "./workspace-state-error.js";
-import { listWorktrees } from "./worktrees.js";
+import { listWorktrees, runWorktreeGit } from "./worktrees.js";
 
 /** The options of `open`, as the interface gives them. */
 export interface OpenOptions {
@@ -154,7 +154,13 @@ export function openWorkspace(
     if (options.from !== undefined) await deleteRecord(stateDirectory, options.from);
     await mkdir(context.repository.root, { recursive: true });
     await rm(names.path, { recursive: true, force: true });
-    await runGit(top, ["worktree", "add", "--quiet", names.path, names.branch]);
+    await runWorktreeGit(context.repository, top, [
+      "worktree",
+      "add",
+      "--quiet",
+      names.path,
+      names.branch,
+    ]);
     await writePlanCopy(planCopyPath(context, names), options.planText);
     context.lastSaved.set(names.branch, start);
     return taskWorkspace(context, task.id, names);

@@ -23,7 +23,7 @@ import {
   type WorkspaceRecord,
   writeRecord,
 } from "./workspace-record.js";
-import { listWorktrees, removeWorktree, type WorktreeEntry } from "./worktrees.js";
+import { listWorktrees, removeWorktree, runWorktreeGit, type WorktreeEntry } from "./worktrees.js";
 
 /** The message of the commit recovery makes of work a killed run left uncommitted. */
 export const recoverySaveMessage = "loop: work left when the loop stopped";
@@ -164,7 +164,7 @@ export async function recoverWorkspaces(
   const { stateDirectory } = repository;
   await removeStaleLocks(repository);
   const integration = await recoverIntegration(repository);
-  await runGit(repository.top, ["worktree", "prune"]);
+  await runWorktreeGit(repository, repository.top, ["worktree", "prune"]);
   await recoverResolutions(context, await listWorktrees(repository));
   const worktrees = (await listWorktrees(repository)).filter(
     (entry) => dirname(entry.path) === repository.root,

@@ -8,6 +8,7 @@ import { runGit, splitNul } from "./run-git.js";
 import { planCopyPath } from "./task-workspace.js";
 import type { TaskNames, WorkspaceContext } from "./workspace-context.js";
 import type { WorkspaceRecord } from "./workspace-record.js";
+import { runWorktreeGit } from "./worktrees.js";
 
 /** What a resolution in the task's worktree came to. */
 export type ResolutionOutcome =
@@ -51,7 +52,7 @@ export async function restoreTaskWorktree(
   planText: string | null,
 ): Promise<void> {
   await runGit(names.path, ["merge", "--abort"], { allowExitCodes: [0, 1, 128] });
-  await runGit(names.path, ["checkout", "-q", "-f", names.branch]);
+  await runWorktreeGit(context.repository, names.path, ["checkout", "-q", "-f", names.branch]);
   await runGit(names.path, ["clean", "-f", "-d", "-q"]);
   if (planText !== null) await writePlanCopy(planCopyPath(context, names), planText);
   await clearResolution(context.repository.stateDirectory, names.safeId);
@@ -143,7 +144,13 @@ export async function resolveInWorktree(resolution: Resolution): Promise<Resolut
   });
   let commit: string | null = null;
   try {
-    await runGit(names.path, ["checkout", "-q", "-f", "--detach", resolution.head]);
+    await runWorktreeGit(context.repository, names.path, [
+      "checkout",
+      "-q",
+      "-f",
+      "--detach",
+      resolution.head,
+    ]);
     commit = await runResolver(resolution);
   } finally {
     await restoreTaskWorktree(context, names, planText);

@@ -1,7 +1,31 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Repository } from "./repository.js";
-import { runGit, splitNul } from "./run-git.js";
+import { type RunGitOptions, runGit, splitNul } from "./run-git.js";
+import { createKeyedQueue } from "./serial-queue.js";
+
+/**
+ * Git reads every worktree's administrative folder in `git worktree add`, `list`, `remove`,
+ * `prune` and when checking a branch out, and fails on one another command is creating or
+ * removing at that moment ("failed to read .git/worktrees/<name>/commondir"): such commands run
+ * one at a time per repository (in this process).
+ */
+const administration = createKeyedQueue();
+
+/** Runs `task` while no other worktree administration of the repository runs. */
+export function administer<T>(repository: Repository, task: () => Promise<T>): Promise<T> {
+  return administration.run(repository.commonDirectory, task);
+}
+
+/** Runs a git command that reads or changes the worktrees' administrative folders. */
+export function runWorktreeGit(
+  repository: Repository,
+  cwd: string,
+  args: readonly string[],
+  options?: RunGitOptions,
+): ReturnType<typeof runGit> {
+  return administer(repository, () => runGit(cwd, args, options));
+}
 
 /** One entry of `git worktree list`. */
 export interface WorktreeEntry {
@@ -17,7 +41,12 @@ export interface WorktreeEntry {
 
 /** Every worktree of the repository (the main one first). */
 export async function listWorktrees(repository: Repository): Promise<WorktreeEntry[]> {
-  const result = await runGit(repository.top, ["worktree", "list", "--porcelain", "-z"]);
+  const result = await runWorktreeGit(repository, repository.top, [
+    "worktree",
+    "list",
+    "--porcelain",
+    "-z",
+  ]);
   const entries: WorktreeEntry[] = [];
   let current: { path: string; head: string; branch: string | null; locked: string | null } | null =
     null;
@@ -65,7 +94,12 @@ export async function adminFolder(repository: Repository, path: string): Promise
  * killed removal left half a folder) the folder goes by hand, the lock with it, then
  * `git worktree prune`.
  */
-export async function removeWorktree(repository: Repository, path: string): Promise<void> {
+export function removeWorktree(repository: Repository, path: string): Promise<void> {
+  return administer(repository, () => removeWorktreeNow(repository, path));
+}
+
+/** {@link removeWorktree}, inside the administration queue. */
+async function removeWorktreeNow(repository: Repository, path: string): Promise<void> {
   const removed = await runGit(repository.top, ["worktree", "remove", "--force", "--force", path], {
     allowExitCodes: [0, 128],
   });
