@@ -12,6 +12,7 @@ export default defineConfig({
       "@loop/fs": source("./packages/fs/src/index.ts"),
       "@loop/claude": source("./packages/claude/src/index.ts"),
       "@loop/exec": source("./packages/exec/src/index.ts"),
+      "@loop/git": source("./packages/git/src/index.ts"),
       "@loop/cli": source("./packages/cli/src/index.ts"),
       "@loop/test-suite": source("./packages/test-suite/src/index.ts"),
     },
