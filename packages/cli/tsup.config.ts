@@ -4,7 +4,7 @@ import { defineConfig, type Options } from "tsup";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 const source = (name: string) => fileURLToPath(new URL(`../${name}/src/index.ts`, import.meta.url));
-const SDK = ["core", "fs", "exec", "claude"] as const;
+const SDK = ["core", "fs", "exec", "claude", "git"] as const;
 const COMMANDS = readdirSync(new URL("./src/commands/", import.meta.url))
   .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
   .map((name) => name.slice(0, -".ts".length));

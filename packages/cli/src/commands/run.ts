@@ -9,7 +9,7 @@ import {
   StateLockedError,
 } from "@loop/core";
 import { createJsonlLogger, createStatusFile, createVerifierLog, filePlan } from "@loop/fs";
-import { numberOption, parseCommandArgs, textOption } from "../args.js";
+import { countOption, numberOption, parseCommandArgs, textOption } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { closeMatch } from "../close-match.js";
 import { withCommandErrors } from "../command-errors.js";
@@ -31,6 +31,7 @@ import { findExecutable } from "../run/find-executable.js";
 import { recordIterationLogs } from "../run/iteration-logs.js";
 import { emitJsonEvents, emitJsonResult } from "../run/json-events.js";
 import { loopFiles } from "../run/loop-files.js";
+import { parallelOptions } from "../run/parallel-options.js";
 import { progressLimitation, projectProgress } from "../run/project-progress.js";
 import {
   createPlainDisplay,
@@ -75,6 +76,11 @@ Options:
       --reset              First reset the state as \`loop reset\` does (breaker, given-up
                            tasks, iterations, session; never the plan), then run
       --json               Machine-readable events on stdout, one JSON object per line
+      --parallel <n>       Run up to n tasks at once, each in its own git worktree and branch,
+                           merged back one at a time (tasks under a heading ending
+                           "(parallel)", prd stories by their dependencies; docs/parallel-runs.md)
+      --merge-agent        With --parallel: a conflicting merge goes to the agent to resolve
+                           before its task is run again
 ${projectOptionsHelp({ indent: 6, column: 27 })}
   -h, --help               Show this help
 
@@ -93,6 +99,7 @@ Examples:
   loop run .claude/plugin/ralph/prd.json --executor codex
   loop run --executor command --cmd "my-agent --yes" --prompt-via argument
   loop run --dry-run                         # what would run next
+  loop run --parallel 4 --merge-agent        # four agents at once, conflicts resolved
   loop run --json | jq -c 'select(.type == "task-complete")'
 `;
 
@@ -153,7 +160,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   );
   const json = values.json === true;
   const style = createStyle(io.stderr, io.env);
-  const executor = createExecutor({
+  const executorOptions = {
     name,
     cmd: textOption(values.cmd),
     bin: textOption(values.bin),
@@ -163,7 +170,25 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     ownFiles: loopFiles(project, config),
     permissionMode: textOption(values["permission-mode"]),
     skipPermissions: values["dangerously-skip-permissions"] === true,
-  });
+  };
+  const executor = createExecutor(executorOptions);
+  const workers = countOption("run", "parallel", values.parallel);
+  if (values["merge-agent"] === true && workers === undefined) {
+    throw new UsageError(
+      "loop run: --merge-agent resolves the merges of --parallel; add --parallel <n>.",
+    );
+  }
+  const parallel =
+    workers === undefined || workers < 2
+      ? undefined
+      : await parallelOptions({
+          workers,
+          project,
+          config,
+          planPath,
+          mergeExecutor:
+            values["merge-agent"] === true ? createExecutor(executorOptions) : undefined,
+        });
   const options: RunLoopOptions = {
     plan: filePlan(planPath),
     executor,
@@ -174,6 +199,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     // Its real path: a project reached through a symlink is the same project.
     projectRoot: await realpath(project.cwd).catch(() => project.cwd),
     prompt: { template, templateFile: promptPath ?? null },
+    parallel,
   };
 
   if (values["dry-run"] === true) {

@@ -23,4 +23,6 @@ export const RUN_OPTIONS = {
   "dry-run": { type: "boolean" },
   reset: { type: "boolean" },
   json: { type: "boolean" },
+  parallel: { type: "string" },
+  "merge-agent": { type: "boolean" },
 } as const;
