@@ -332,8 +332,14 @@ export class ParallelRun {
       outcome.result.taskComplete === true;
     const finished: Finished = { worker, workspace, outcome, save, done };
     const settled = this.#settling.then(() => this.#settle(config, finished));
-    this.#settling = settled.catch(() => undefined);
-    await settled;
+    this.#settling = settled.then(
+      () => undefined,
+      () => undefined,
+    );
+    // What may follow the settling without holding the next one back (removing an integrated
+    // task's working copy): the worker is done once it is.
+    const after = await settled;
+    await after?.();
   }
 
   /**
@@ -385,8 +391,11 @@ export class ParallelRun {
     await settled;
   }
 
-  /** One finished worker's iteration, settled while no other is. */
-  async #settle(config: LoopConfig, finished: Finished): Promise<void> {
+  /**
+   * One finished worker's iteration, settled while no other is. Returns what remains to be done
+   * once the next may be settled, if anything.
+   */
+  async #settle(config: LoopConfig, finished: Finished): Promise<(() => Promise<unknown>) | null> {
     const host = this.host;
     const { worker, workspace, outcome, save } = finished;
     const { task, iteration } = worker;
@@ -396,7 +405,7 @@ export class ParallelRun {
     if (limit !== undefined && !result.success && !outcome.aborted) {
       this.#reopened.set(task.id, workspace);
       await this.#usageLimit(config, limit, worker, result);
-      return;
+      return null;
     }
     if (outcome.aborted) {
       // Stopped (Ctrl+C, or another worker's exit): the work stays in its working copy, which
@@ -410,15 +419,19 @@ export class ParallelRun {
         iteration,
         true,
       );
-      return;
+      return null;
     }
     let settled: ExecutionResult = {
       ...result,
       filesChanged: save.filesChanged,
       taskComplete: false,
     };
-    if (finished.done) settled = await this.#integrate(config, finished, settled);
-    else {
+    let after: (() => Promise<unknown>) | null = null;
+    if (finished.done) {
+      const integrated = await this.#integrate(config, finished, settled);
+      settled = integrated.result;
+      after = integrated.after;
+    } else {
       // Not finished: the next attempt goes on from this work.
       const closed = await this.parallel.workspaces.close(workspace, { keep: true });
       if (closed.keptBranch !== null) this.#resumeFrom.set(task.id, closed.keptBranch);
@@ -426,14 +439,18 @@ export class ParallelRun {
     }
     const decision = await host.settle(config, task, settled, outcome.timedOut, iteration, false);
     if (decision?.exit && decision.reason) this.#halt(decision.reason);
+    return after;
   }
 
-  /** Brings a finished task's work onto the main line; the result says what became of it. */
+  /**
+   * Brings a finished task's work onto the main line; the result says what became of it, and
+   * `after` removes the working copy of work integrated (it need not hold the next settling).
+   */
   async #integrate(
     config: LoopConfig,
     finished: Finished,
     result: ExecutionResult,
-  ): Promise<ExecutionResult> {
+  ): Promise<{ result: ExecutionResult; after: (() => Promise<unknown>) | null }> {
     const host = this.host;
     const { worker, workspace } = finished;
     const { task, iteration } = worker;
@@ -467,9 +484,11 @@ export class ParallelRun {
         commit: integration.commit,
         files: [],
       });
-      await workspaces.close(workspace, { keep: false });
       host.keepBranch(task.id, null);
-      return { ...result, taskComplete: true };
+      return {
+        result: { ...result, taskComplete: true },
+        after: () => workspaces.close(workspace, { keep: false }),
+      };
     }
     const closed = await workspaces.close(workspace, { keep: true });
     const kept = closed.keptBranch ?? integration.keptBranch;
@@ -490,17 +509,23 @@ export class ParallelRun {
       });
       // Run again from the new main line: the kept work is not where it goes on from.
       return {
-        ...result,
-        success: false,
-        error: `its work conflicts with the main line in ${integration.files.join(", ")} (kept on branch ${kept}); it runs again from the new main line`,
+        result: {
+          ...result,
+          success: false,
+          error: `its work conflicts with the main line in ${integration.files.join(", ")} (kept on branch ${kept}); it runs again from the new main line`,
+        },
+        after: null,
       };
     }
     host.emitter.emit("integration", { ...event, outcome: "refused", commit: null, files: [] });
     this.#resumeFrom.set(task.id, kept);
     return {
-      ...result,
-      success: false,
-      error: `its work could not be brought onto the main line: ${integration.message} (kept on branch ${kept})`,
+      result: {
+        ...result,
+        success: false,
+        error: `its work could not be brought onto the main line: ${integration.message} (kept on branch ${kept})`,
+      },
+      after: null,
     };
   }
 
