@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parsePlan } from "@loop/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initGitRepository } from "../support/git-repository.js";
-import { runCliProcess } from "./support.js";
+import { LOOP_BIN, runCliProcess } from "./support.js";
 
 // `loop run --parallel N` as a user runs it: a real git repository, the default state location
 // (.claude/loop/state), no test-only environment variable, two projects on the machine at once.
@@ -214,6 +214,63 @@ describe("loop run --parallel, real git", () => {
     ).toHaveLength(2);
     expectTidy(repo);
   }, 120_000);
+
+  it("loop status shows each worker; Ctrl+C stops every worker's agent; loop logs --task shows a worker's log", async () => {
+    const repo = await project("ctrl-c", parallelPlan(3));
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      NO_COLOR: "1",
+      WORKTREE_AGENT_LOG: join(home, "ctrl-c-agents.log"),
+      WORKTREE_AGENT_MIN_MS: "60000",
+      WORKTREE_AGENT_MAX_MS: "60000",
+    };
+    const args = [
+      "run",
+      "--parallel",
+      "3",
+      "--cmd",
+      `${process.execPath} ${AGENT}`,
+      "-p",
+      "prompt.md",
+    ];
+    const child = spawn(process.execPath, [LOOP_BIN, ...args], {
+      cwd: repo.dir,
+      env,
+      stdio: "ignore",
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.on("close", (code) => resolve(code)),
+    );
+    const started = () => repo.records().filter((record) => record.type === "start");
+    const deadline = Date.now() + 30_000;
+    while (started().length < 3 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(started()).toHaveLength(3);
+
+    const status = await runCliProcess(["status"], repo.dir, env);
+    expect(status.stdout).toMatch(/workers\s+3 running/);
+    for (const task of ["TASK-1", "TASK-2", "TASK-3"]) {
+      expect(status.stdout).toMatch(new RegExp(`${task}\\s+\\S+\\s+attempt 1\\s+loop/${task}`));
+    }
+
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    // Every agent got SIGTERM and ended before the loop exited.
+    const ends = repo.records().filter((record) => record.type === "end");
+    expect(ends.map((record) => record.task).sort()).toEqual(["TASK-1", "TASK-2", "TASK-3"]);
+    for (const record of started()) {
+      expect(existsSync(`/proc/${(record as unknown as { pid: number }).pid}`)).toBe(false);
+    }
+    // Their working copies stay for the next run; the state names no running worker.
+    const worktrees = readdirSync(join(repo.dir, ".claude/loop/worktrees"));
+    expect(worktrees.length).toBeGreaterThanOrEqual(3);
+    const after = await runCliProcess(["status"], repo.dir, env);
+    expect(after.stdout).not.toContain("running");
+    const logs = await runCliProcess(["logs", "--task", "TASK-2"], repo.dir, env);
+    expect(logs.code).toBe(0);
+    expect(logs.stdout).toContain("TASK-2");
+  }, 60_000);
 
   it("refuses --parallel outside a git repository, saying what to do", async () => {
     const dir = join(home, "no-git");
