@@ -3,7 +3,9 @@ import {
   type ExecutionRequest,
   type ExecutionResult,
   type Executor,
+  PlanInUseError,
   parsePlan,
+  projectLockId,
   type RunLoopOptions,
   updatePlan,
 } from "@loop/core";
@@ -125,6 +127,21 @@ const eventsOf = (logger: MemoryLogger, name: string) =>
   logger.events.filter((event) => event.event === name);
 
 describe("parallel runs: the engine", () => {
+  it("needs the project to itself, whatever allow_per_terminal_plan says", async () => {
+    const { options, store, executor } = setUp(parallelPlan(2), 2, {
+      plans: { allow_per_terminal_plan: true },
+    });
+    const held = await store.lock(projectLockId("/project"));
+    const refused = await createLoop({ ...options, projectRoot: "/project" }).run();
+    expect(refused.exitReason).toBe("state_error");
+    expect(PlanInUseError.isInstance(refused.error)).toBe(true);
+    expect(refused.error?.message).toContain("a parallel run works in the project's repository");
+    expect(executor.runs).toHaveLength(0);
+    await held.release();
+    const alone = await createLoop({ ...options, projectRoot: "/project" }).run();
+    expect(alone.complete).toBe(true);
+  });
+
   it("8 independent tasks on 4 workers: all merged, all boxes checked, in a quarter of the time", async () => {
     const { clock, plan, workspaces, executor, logger, options } = setUp(parallelPlan(8), 4);
     const result = await createLoop(options).run();

@@ -184,7 +184,6 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       : await parallelOptions({
           workers,
           project,
-          config,
           planPath,
           mergeExecutor:
             values["merge-agent"] === true ? createExecutor(executorOptions) : undefined,

@@ -1,8 +1,7 @@
 import { execFile } from "node:child_process";
 import { realpath } from "node:fs/promises";
-import { join } from "node:path";
 import { promisify } from "node:util";
-import { type Executor, type LoopConfig, LoopError, type ParallelOptions } from "@loop/core";
+import { type Executor, LoopError, type ParallelOptions } from "@loop/core";
 import { gitWorkspaces } from "@loop/git";
 import type { Project } from "../project.js";
 
@@ -22,25 +21,19 @@ async function repositoryTop(folder: string): Promise<string | null> {
 }
 
 /**
- * Where a project's parallel runs keep their worktrees and what their branches are called.
- * The terminals of a project share one plan by default (`plans.allow_per_terminal_plan: false`,
- * and a second loop in the project is refused): then one folder and `loop/<task>` branches,
- * so a run from another terminal recovers what a killed one left. With a plan per terminal,
- * each terminal has its own folder and `loop/<terminal>/<task>` branches.
+ * Where a project's parallel runs keep their worktrees and what their branches are called: one
+ * folder and `loop/<task>` branches for the whole project, whichever terminal runs it (a
+ * parallel run holds the project's lock, so it is the only loop of the project), and a run from
+ * another terminal recovers what a killed one left.
  *
  * @param project - the project.
- * @param config - its config.
  * @returns the worktrees folder (absolute) and the branch prefix.
  */
-export function worktreePlace(
-  project: Project,
-  config: LoopConfig,
-): { readonly root: string; readonly branchPrefix: string } {
-  const shared = !config.plans.allow_per_terminal_plan;
-  const terminal = project.terminalId.replace(/\./g, "_");
-  return shared
-    ? { root: project.resolve(WORKTREES_PATH), branchPrefix: "loop/" }
-    : { root: join(project.resolve(WORKTREES_PATH), terminal), branchPrefix: `loop/${terminal}/` };
+export function worktreePlace(project: Project): {
+  readonly root: string;
+  readonly branchPrefix: string;
+} {
+  return { root: project.resolve(WORKTREES_PATH), branchPrefix: "loop/" };
 }
 
 /**
@@ -52,18 +45,17 @@ export function worktreePlace(
 export async function parallelOptions(input: {
   readonly workers: number;
   readonly project: Project;
-  readonly config: LoopConfig;
   readonly planPath: string;
   readonly mergeExecutor?: Executor | undefined;
 }): Promise<ParallelOptions> {
-  const { project, config, planPath } = input;
+  const { project, planPath } = input;
   const repo = await repositoryTop(project.cwd);
   if (repo === null) {
     throw new LoopError({
       message: `loop run --parallel gives each task a git worktree, and ${project.cwd} is in no git repository: run \`git init\` and commit, or run without --parallel.`,
     });
   }
-  const place = worktreePlace(project, config);
+  const place = worktreePlace(project);
   try {
     return {
       workers: input.workers,

@@ -334,7 +334,8 @@ class LoopRun {
 
   /**
    * Takes the project's lock when its terminals share one plan
-   * (`plans.allow_per_terminal_plan: false` and a `projectRoot`), then the plan file's: a
+   * (`plans.allow_per_terminal_plan: false` and a `projectRoot`) or the run is parallel (its
+   * workspaces are the repository's), then the plan file's: a
    * second loop in the project, or on the same plan from another terminal, is refused
    * ({@link PlanInUseError}). On a refusal the locks taken are let go.
    */
@@ -344,7 +345,10 @@ class LoopRun {
     const planPath = this.options.plan.path;
     const projectRoot = this.options.projectRoot;
     const wanted: { readonly id: string; readonly projectRoot?: string }[] = [];
-    if (projectRoot !== undefined && !config.plans.allow_per_terminal_plan) {
+    // A parallel run's workspaces belong to the repository: one such loop per project.
+    const wholeProject =
+      !config.plans.allow_per_terminal_plan || this.options.parallel !== undefined;
+    if (projectRoot !== undefined && wholeProject) {
       wanted.push({ id: projectLockId(projectRoot), projectRoot });
     }
     if (planPath !== "") wanted.push({ id: planLockId(planPath) });
@@ -359,6 +363,7 @@ class LoopRun {
           planPath,
           holder: error.holder,
           projectRoot: lock.projectRoot,
+          parallel: this.options.parallel !== undefined,
           cause: error,
         });
       }

@@ -15,6 +15,8 @@ export interface PlanInUseErrorOptions {
    * `plans.allow_per_terminal_plan: false`); absent when it is the plan file's own.
    */
   readonly projectRoot?: string | undefined;
+  /** Whether this run is a parallel one, which needs the project to itself. */
+  readonly parallel?: boolean | undefined;
   /** The store's refusal. */
   readonly cause?: unknown;
 }
@@ -24,6 +26,9 @@ function messageOf(options: PlanInUseErrorOptions): string {
   const who = `another loop (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt})`;
   if (options.projectRoot === undefined) {
     return `${options.planPath} is being run by ${who}: two loops on one plan would work the same tasks. Stop that loop first, or run this terminal on a plan of its own (with plans.allow_per_terminal_plan: true).`;
+  }
+  if (options.parallel === true) {
+    return `${options.projectRoot} is being run by ${who}: a parallel run works in the project's repository (its worktrees, its main line), so it runs alone in the project. Stop that loop first, or run without --parallel.`;
   }
   return `${options.projectRoot} is being run by ${who}: its terminals share one plan (plans.allow_per_terminal_plan: false), so one loop runs in it at a time. Stop that loop first, or set plans.allow_per_terminal_plan: true to let each terminal run a plan of its own.`;
 }
