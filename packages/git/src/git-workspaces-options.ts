@@ -17,6 +17,11 @@ export interface GitWorkspacesOptions {
   readonly branchPrefix?: string | null | undefined;
   /** The clock of the records' timestamps (`keptAt`). Default `Date.now`. */
   readonly now?: (() => number) | null | undefined;
+  /**
+   * How long `recover` waits for a git lock file (`index.lock`, a ref's `.lock`) to go before
+   * it counts as left by a git that was killed, and removes it. Default 2000 ms.
+   */
+  readonly lockTimeoutMs?: number | null | undefined;
 }
 
 /** The options, checked and with their defaults. */
@@ -31,6 +36,8 @@ export interface CheckedOptions {
   readonly branchPrefix: string;
   /** `now` or `Date.now`. */
   readonly now: () => number;
+  /** `lockTimeoutMs` or 2000. */
+  readonly lockTimeoutMs: number;
 }
 
 /** Reads a required path option. */
@@ -99,5 +106,11 @@ export function checkOptions(options: GitWorkspacesOptions | null | undefined): 
   if (typeof now !== "function") {
     throw new TypeError("gitWorkspaces: option `now` must be a function returning epoch ms");
   }
-  return { repo, root, planPath, branchPrefix, now };
+  const lockTimeoutMs = options.lockTimeoutMs ?? 2000;
+  if (typeof lockTimeoutMs !== "number" || !Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0) {
+    throw new TypeError(
+      `gitWorkspaces: option \`lockTimeoutMs\` must be a number of milliseconds ≥ 0, got ${JSON.stringify(lockTimeoutMs)}`,
+    );
+  }
+  return { repo, root, planPath, branchPrefix, now, lockTimeoutMs };
 }

@@ -3,6 +3,7 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { TaskWorkspace, WorkspaceRecovery } from "@loop/core";
 import { finishClose } from "./finish-close.js";
+import { listRefs } from "./git-refs.js";
 import { readPlanCopy, writePlanCopy } from "./plan-copy.js";
 import { recoverIntegration } from "./recover-integration.js";
 import { readResolution, resolutionsFolder } from "./resolution-record.js";
@@ -162,7 +163,7 @@ export async function recoverWorkspaces(
   }
   const { repository } = context;
   const { stateDirectory } = repository;
-  await removeStaleLocks(repository);
+  await removeStaleLocks(repository, context.options.lockTimeoutMs);
   const integration = await recoverIntegration(repository);
   await runWorktreeGit(repository, repository.top, ["worktree", "prune"]);
   await recoverResolutions(context, await listWorktrees(repository));
@@ -172,17 +173,15 @@ export async function recoverWorkspaces(
   const resume = new Set(options.resume);
   const report: Report = { reopened: [], kept: [], removed: [] };
   const owned = new Set<string>();
+  const branches = new Set(
+    (await listRefs(repository.top, "refs/heads/")).map(({ ref }) =>
+      ref.slice("refs/heads/".length),
+    ),
+  );
   for (const record of await listRecords(stateDirectory)) {
     const names = taskNames(context, record.taskId);
     if (record.branch.startsWith(keptPrefix(context))) {
-      const tip = await runGit(
-        repository.top,
-        ["rev-parse", "-q", "--verify", `refs/heads/${record.branch}`],
-        {
-          allowExitCodes: [0, 1],
-        },
-      );
-      if (tip.exitCode !== 0) await deleteRecord(stateDirectory, record.branch);
+      if (!branches.has(record.branch)) await deleteRecord(stateDirectory, record.branch);
       continue;
     }
     if (names.branch !== record.branch) continue; // another prefix's record
