@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { PlanOutsideRepositoryError } from "./plan-outside-repository-error.js";
+import { DEFAULT_LOCK_TIMEOUT_MS } from "./stale-locks.js";
 
 /** Options of {@link gitWorkspaces}. */
 export interface GitWorkspacesOptions {
@@ -19,7 +20,8 @@ export interface GitWorkspacesOptions {
   readonly now?: (() => number) | null | undefined;
   /**
    * How long `recover` waits for a git lock file (`index.lock`, a ref's `.lock`) to go before
-   * it counts as left by a git that was killed, and removes it. Default 2000 ms.
+   * it counts as left by a git that was killed, and removes it. Default
+   * {@link DEFAULT_LOCK_TIMEOUT_MS} (2000).
    */
   readonly lockTimeoutMs?: number | null | undefined;
 }
@@ -106,7 +108,7 @@ export function checkOptions(options: GitWorkspacesOptions | null | undefined): 
   if (typeof now !== "function") {
     throw new TypeError("gitWorkspaces: option `now` must be a function returning epoch ms");
   }
-  const lockTimeoutMs = options.lockTimeoutMs ?? 2000;
+  const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   if (typeof lockTimeoutMs !== "number" || !Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0) {
     throw new TypeError(
       `gitWorkspaces: option \`lockTimeoutMs\` must be a number of milliseconds ≥ 0, got ${JSON.stringify(lockTimeoutMs)}`,
