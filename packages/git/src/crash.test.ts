@@ -200,12 +200,15 @@ describe("kill -9 at random moments", () => {
         context,
       ).toEqual([]);
     }
-    const saves = (await readFile(logPath, "utf8"))
-      .split("\n")
-      .filter((line) => line.startsWith('{"saved"')).length;
+    const lines = (await readFile(logPath, "utf8")).split("\n");
+    const saves = lines.filter((line) => line.startsWith('{"saved"')).length;
+    const kinds = ["integrated", "conflict", "refused"].map(
+      (kind) =>
+        `${lines.filter((line) => line.includes(`"integration":"${kind}"`)).length} ${kind}`,
+    );
     const merges = (await repository.git(["rev-list", "--count", "--first-parent", "HEAD"])).trim();
     console.log(
-      `git crash test: ${kills} kills in ${Math.round((Date.now() - started) / 1000)} s, seed ${seed}; ${saves} saves, ${merges} commits on the main line, ${integrations} interrupted integrations recovered; ${Math.round(recovering / 1000)} s in recover()`,
+      `git crash test: ${kills} kills in ${Math.round((Date.now() - started) / 1000)} s, seed ${seed}; ${saves} saves (${kinds.join(", ")}), ${merges} commits on the main line, ${integrations} interrupted integrations recovered; ${Math.round(recovering / 1000)} s in recover()`,
     );
   });
 });

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import type { TaskWorkspace, WorkspaceRecovery } from "@loop/core";
 import { finishClose } from "./finish-close.js";
 import { listRefs } from "./git-refs.js";
+import { removeKilledWorktreeAdds } from "./killed-worktree-adds.js";
 import { readPlanCopy, writePlanCopy } from "./plan-copy.js";
 import { recoverIntegration } from "./recover-integration.js";
 import { readResolution, resolutionsFolder } from "./resolution-record.js";
@@ -89,6 +90,7 @@ async function recoverTask(
   entry: WorktreeEntry | undefined,
   resume: boolean,
   report: Report,
+  killedAdd: boolean,
 ): Promise<void> {
   const { stateDirectory } = context.repository;
   const live =
@@ -100,7 +102,7 @@ async function recoverTask(
     // A close in progress, a `git worktree add` killed before its checkout was complete (its
     // files are not the branch's: never saved), or a branch whose worktree is gone.
     const kept = await finishClose(context, names, record, record.closing ?? "keep-if-work");
-    reportClose(report, record, kept, entry !== undefined);
+    reportClose(report, record, kept, entry !== undefined || killedAdd);
     return;
   }
   await saveNames(context, names, recoverySaveMessage);
@@ -164,6 +166,7 @@ export async function recoverWorkspaces(
   const { repository } = context;
   const { stateDirectory } = repository;
   await removeStaleLocks(repository, context.options.lockTimeoutMs);
+  const killedAdds = new Set(await removeKilledWorktreeAdds(repository));
   const integration = await recoverIntegration(repository);
   await runWorktreeGit(repository, repository.top, ["worktree", "prune"]);
   await recoverResolutions(context, await listWorktrees(repository));
@@ -188,7 +191,7 @@ export async function recoverWorkspaces(
     const entry = worktrees.find((candidate) => candidate.path === names.path);
     const resumed = resume.has(record.taskId) && record.closing === undefined;
     await context.tasks.run(names.branch, () =>
-      recoverTask(context, record, names, entry, resumed, report),
+      recoverTask(context, record, names, entry, resumed, report, killedAdds.has(names.path)),
     );
     if (report.reopened.some((workspace) => workspace.branch === names.branch))
       owned.add(names.path);
