@@ -18,6 +18,16 @@ const pinned: Record<string, string[]> = {
     "gitProgress",
     "stopAgentSurvivors",
   ],
+  git: [
+    "DEFAULT_LOCK_TIMEOUT_MS",
+    "GitCommandError",
+    "GitVersionError",
+    "PlanOutsideRepositoryError",
+    "RepositoryError",
+    "WorkspaceStateError",
+    "gitWorkspaces",
+    "safeTaskId",
+  ],
   cli: ["CLI_EXIT_CODES", "CLI_VERSION", "processIo", "runCli"],
   claude: [
     "ClaudeExecutor",

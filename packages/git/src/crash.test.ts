@@ -131,6 +131,7 @@ describe("kill -9 at random moments", () => {
     const root = () => repository.root;
     const started = Date.now();
     let integrations = 0;
+    let recovering = 0;
     for (let kill = 0; kill < kills; kill += 1) {
       const context = `seed ${seed}, kill ${kill}`;
       const ms = 200 + Math.floor(random() * 1600);
@@ -139,12 +140,17 @@ describe("kill -9 at random moments", () => {
       const stateDirectory = join(repository.repo, ".git", "loop");
       const journal = await readJournal(stateDirectory);
       const resume = ["TASK-1", "TASK-3", "ünï ✓ -x"].filter(() => random() < 0.3);
+      // The whole process group was killed: no git survives to release a lock, so a short wait
+      // does what the default 2 s does, sooner.
       const workspaces = gitWorkspaces({
         repo: repository.repo,
         root: root(),
         planPath: repository.planPath,
+        lockTimeoutMs: 100,
       });
+      const recoverStarted = Date.now();
       const report = await workspaces.recover({ resume });
+      recovering += Date.now() - recoverStarted;
       integrations += report.integrations.length;
 
       expect(await repository.git(["fsck", "--no-dangling"]), context).toBe("");
@@ -194,12 +200,15 @@ describe("kill -9 at random moments", () => {
         context,
       ).toEqual([]);
     }
-    const saves = (await readFile(logPath, "utf8"))
-      .split("\n")
-      .filter((line) => line.startsWith('{"saved"')).length;
+    const lines = (await readFile(logPath, "utf8")).split("\n");
+    const saves = lines.filter((line) => line.startsWith('{"saved"')).length;
+    const kinds = ["integrated", "conflict", "refused"].map(
+      (kind) =>
+        `${lines.filter((line) => line.includes(`"integration":"${kind}"`)).length} ${kind}`,
+    );
     const merges = (await repository.git(["rev-list", "--count", "--first-parent", "HEAD"])).trim();
     console.log(
-      `git crash test: ${kills} kills in ${Math.round((Date.now() - started) / 1000)} s, seed ${seed}; ${saves} saves, ${merges} commits on the main line, ${integrations} interrupted integrations recovered`,
+      `git crash test: ${kills} kills in ${Math.round((Date.now() - started) / 1000)} s, seed ${seed}; ${saves} saves (${kinds.join(", ")}), ${merges} commits on the main line, ${integrations} interrupted integrations recovered; ${Math.round(recovering / 1000)} s in recover()`,
     );
   });
 });

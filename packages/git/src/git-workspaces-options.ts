@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { PlanOutsideRepositoryError } from "./plan-outside-repository-error.js";
+import { DEFAULT_LOCK_TIMEOUT_MS } from "./stale-locks.js";
 
 /** Options of {@link gitWorkspaces}. */
 export interface GitWorkspacesOptions {
@@ -17,6 +18,12 @@ export interface GitWorkspacesOptions {
   readonly branchPrefix?: string | null | undefined;
   /** The clock of the records' timestamps (`keptAt`). Default `Date.now`. */
   readonly now?: (() => number) | null | undefined;
+  /**
+   * How long `recover` waits for a git lock file (`index.lock`, a ref's `.lock`) to go before
+   * it counts as left by a git that was killed, and removes it. Default
+   * {@link DEFAULT_LOCK_TIMEOUT_MS} (2000).
+   */
+  readonly lockTimeoutMs?: number | null | undefined;
 }
 
 /** The options, checked and with their defaults. */
@@ -31,6 +38,8 @@ export interface CheckedOptions {
   readonly branchPrefix: string;
   /** `now` or `Date.now`. */
   readonly now: () => number;
+  /** `lockTimeoutMs` or 2000. */
+  readonly lockTimeoutMs: number;
 }
 
 /** Reads a required path option. */
@@ -99,5 +108,11 @@ export function checkOptions(options: GitWorkspacesOptions | null | undefined): 
   if (typeof now !== "function") {
     throw new TypeError("gitWorkspaces: option `now` must be a function returning epoch ms");
   }
-  return { repo, root, planPath, branchPrefix, now };
+  const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  if (typeof lockTimeoutMs !== "number" || !Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0) {
+    throw new TypeError(
+      `gitWorkspaces: option \`lockTimeoutMs\` must be a number of milliseconds ≥ 0, got ${JSON.stringify(lockTimeoutMs)}`,
+    );
+  }
+  return { repo, root, planPath, branchPrefix, now, lockTimeoutMs };
 }

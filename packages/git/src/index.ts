@@ -5,4 +5,5 @@ export type { GitWorkspacesOptions } from "./git-workspaces-options.js";
 export { PlanOutsideRepositoryError } from "./plan-outside-repository-error.js";
 export { RepositoryError } from "./repository-error.js";
 export { safeTaskId } from "./safe-task-id.js";
+export { DEFAULT_LOCK_TIMEOUT_MS } from "./stale-locks.js";
 export { WorkspaceStateError } from "./workspace-state-error.js";

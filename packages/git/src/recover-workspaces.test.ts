@@ -160,6 +160,8 @@ describe("recover", { timeout: 30_000 }, () => {
       .trim();
     await writeFile(join(admin, "locked"), "initializing");
     await rm(join(workspace.path, "keep.txt"));
+    // Killed before it wrote commondir: every `git worktree` command fails on such a folder.
+    await rm(join(admin, "commondir"));
     const report = await workspacesOf(repository).recover({ resume: ["TASK-1"] });
     expect(report.reopened).toEqual([]);
     expect(report.removed).toEqual(["TASK-1"]);

@@ -3,6 +3,8 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { TaskWorkspace, WorkspaceRecovery } from "@loop/core";
 import { finishClose } from "./finish-close.js";
+import { listRefs } from "./git-refs.js";
+import { removeKilledWorktreeAdds } from "./killed-worktree-adds.js";
 import { readPlanCopy, writePlanCopy } from "./plan-copy.js";
 import { recoverIntegration } from "./recover-integration.js";
 import { readResolution, resolutionsFolder } from "./resolution-record.js";
@@ -88,6 +90,7 @@ async function recoverTask(
   entry: WorktreeEntry | undefined,
   resume: boolean,
   report: Report,
+  killedAdd: boolean,
 ): Promise<void> {
   const { stateDirectory } = context.repository;
   const live =
@@ -99,7 +102,7 @@ async function recoverTask(
     // A close in progress, a `git worktree add` killed before its checkout was complete (its
     // files are not the branch's: never saved), or a branch whose worktree is gone.
     const kept = await finishClose(context, names, record, record.closing ?? "keep-if-work");
-    reportClose(report, record, kept, entry !== undefined);
+    reportClose(report, record, kept, entry !== undefined || killedAdd);
     return;
   }
   await saveNames(context, names, recoverySaveMessage);
@@ -162,7 +165,8 @@ export async function recoverWorkspaces(
   }
   const { repository } = context;
   const { stateDirectory } = repository;
-  await removeStaleLocks(repository);
+  await removeStaleLocks(repository, context.options.lockTimeoutMs);
+  const killedAdds = new Set(await removeKilledWorktreeAdds(repository));
   const integration = await recoverIntegration(repository);
   await runWorktreeGit(repository, repository.top, ["worktree", "prune"]);
   await recoverResolutions(context, await listWorktrees(repository));
@@ -172,24 +176,22 @@ export async function recoverWorkspaces(
   const resume = new Set(options.resume);
   const report: Report = { reopened: [], kept: [], removed: [] };
   const owned = new Set<string>();
+  const branches = new Set(
+    (await listRefs(repository.top, "refs/heads/")).map(({ ref }) =>
+      ref.slice("refs/heads/".length),
+    ),
+  );
   for (const record of await listRecords(stateDirectory)) {
     const names = taskNames(context, record.taskId);
     if (record.branch.startsWith(keptPrefix(context))) {
-      const tip = await runGit(
-        repository.top,
-        ["rev-parse", "-q", "--verify", `refs/heads/${record.branch}`],
-        {
-          allowExitCodes: [0, 1],
-        },
-      );
-      if (tip.exitCode !== 0) await deleteRecord(stateDirectory, record.branch);
+      if (!branches.has(record.branch)) await deleteRecord(stateDirectory, record.branch);
       continue;
     }
     if (names.branch !== record.branch) continue; // another prefix's record
     const entry = worktrees.find((candidate) => candidate.path === names.path);
     const resumed = resume.has(record.taskId) && record.closing === undefined;
     await context.tasks.run(names.branch, () =>
-      recoverTask(context, record, names, entry, resumed, report),
+      recoverTask(context, record, names, entry, resumed, report, killedAdds.has(names.path)),
     );
     if (report.reopened.some((workspace) => workspace.branch === names.branch))
       owned.add(names.path);

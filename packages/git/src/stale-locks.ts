@@ -3,8 +3,8 @@ import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Repository } from "./repository.js";
 
-/** How long a lock file may stay before it counts as left by a killed git. */
-export const staleLockWaitMs = 2000;
+/** How long a lock file may stay before it counts as left by a killed git, by default. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 2000;
 const pollMs = 50;
 
 /** The `*.lock` files directly in `folder`. */
@@ -49,19 +49,19 @@ async function lockFiles(repository: Repository): Promise<string[]> {
 
 /**
  * Removes the lock files a git killed in the middle of a command left (a commit's
- * `index.lock`, a ref's `.lock`), after waiting up to {@link staleLockWaitMs} for them to go
- * on their own: recovery runs while no other loop uses the repository, so a lock that stays
- * that long belongs to no running git.
+ * `index.lock`, a ref's `.lock`), after waiting up to `timeoutMs` for them to go on their own
+ * (polling): recovery runs while no other loop uses the repository, so a lock that stays that
+ * long belongs to no running git.
  *
  * @returns the lock files removed.
  */
 export async function removeStaleLocks(
   repository: Repository,
-  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  timeoutMs: number,
 ): Promise<string[]> {
   let locks = await lockFiles(repository);
-  for (let waited = 0; locks.length > 0 && waited < staleLockWaitMs; waited += pollMs) {
-    await sleep(pollMs);
+  for (let waited = 0; locks.length > 0 && waited < timeoutMs; waited += pollMs) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, timeoutMs - waited)));
     locks = locks.filter((lock) => existsSync(lock));
   }
   for (const lock of locks) await rm(lock, { force: true });

@@ -46,9 +46,11 @@ export interface IntegrateOptions {
   /**
    * Called when the merge conflicts, with the conflicted merge in progress in
    * {@link MergeConflict.path}: resolve the conflicts there (a merge agent) and resolve the
-   * promise. The workspace then checks that nothing is left unresolved (no unmerged path, no
-   * conflict marker) and completes the merge, or rolls it back and reports the conflict.
-   * Without it a conflict is rolled back at once.
+   * promise, leaving the merge uncommitted (the workspace commits it; staging is optional). The
+   * workspace then checks that nothing is left unresolved (no unmerged path, no conflict
+   * marker) and completes the merge, or rolls it back and reports the conflict. A resolver that
+   * throws resolved nothing: the merge is rolled back. Without it a conflict is rolled back at
+   * once.
    */
   readonly resolve?: ((conflict: MergeConflict) => Promise<void>) | undefined;
   /** Aborts a resolution in progress (the merge is then rolled back). */
@@ -137,7 +139,8 @@ export interface Workspaces {
    * Gives a task a working copy from the current state of the main line, holding `planText`
    * as its plan. A task that already has one (an earlier attempt's) gets that one back, with
    * its work, and its plan copy rewritten with `planText`. With `from` (a branch of
-   * {@link Workspaces.kept}) the working copy starts from that kept work instead.
+   * {@link Workspaces.kept}) the working copy starts from that kept work instead: the kept work
+   * becomes the task's again and leaves {@link Workspaces.kept}.
    */
   open(
     task: { readonly id: string; readonly title: string },
@@ -149,9 +152,9 @@ export interface Workspaces {
    */
   save(workspace: TaskWorkspace, options: { readonly message: string }): Promise<WorkspaceSave>;
   /**
-   * Brings the task's saved work onto the main line (after {@link Workspaces.save}). A conflict
-   * is rolled back — or resolved by {@link IntegrateOptions.resolve} — and never leaves the main
-   * line half merged.
+   * Brings the task's saved work onto the main line (after {@link Workspaces.save}: work not
+   * saved is not integrated). A conflict is rolled back — or resolved by
+   * {@link IntegrateOptions.resolve} — and never leaves the main line half merged.
    */
   integrate(workspace: TaskWorkspace, options: IntegrateOptions): Promise<Integration>;
   /**
