@@ -9,7 +9,17 @@ import { createTestProject, LOOP_BIN, type TestProject } from "./support.js";
 const manifest = JSON.parse(
   readFileSync(new URL("../../packages/cli/package.json", import.meta.url), "utf8"),
 );
-const COMMANDS = ["run", "status", "logs", "reset", "monitor", "init", "validate", "hook"];
+const COMMANDS = [
+  "run",
+  "status",
+  "logs",
+  "reset",
+  "branches",
+  "monitor",
+  "init",
+  "validate",
+  "hook",
+];
 
 let project: TestProject;
 beforeAll(async () => {

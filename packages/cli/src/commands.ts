@@ -18,6 +18,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "After a safety stop: close the breaker, forget given-up tasks, zero the counters",
     load: async () => (await import("./commands/reset.js")).resetCommand,
   },
+  branches: {
+    summary: "The work `loop run --parallel` kept on branches: list, retry or discard it",
+    load: async () => (await import("./commands/branches.js")).branchesCommand,
+  },
   monitor: {
     summary: "Live dashboard of a running loop (q to quit)",
     load: async () => (await import("./commands/monitor.js")).monitorCommand,

@@ -265,6 +265,21 @@ const EXAMPLES: readonly (readonly [DecisionEvent, string])[] = [
     ),
     "resumed TASK-6; kept TASK-7 (loop/kept/TASK-7/1); integration of TASK-4 rolled back",
   ],
+  [
+    createDecisionEvent(
+      "t1",
+      "task_retried",
+      {
+        task_id: "TASK-7",
+        from_branch: "loop/kept/TASK-7/1",
+        branch: "loop/TASK-7",
+        was_given_up: true,
+        attempts: 2,
+      },
+      at,
+    ),
+    "TASK-7 runs again from loop/kept/TASK-7/1 (now loop/TASK-7); no longer given up, 2 attempts forgotten",
+  ],
 ];
 
 describe("summarizeEvent", () => {

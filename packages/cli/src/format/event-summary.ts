@@ -46,6 +46,8 @@ const SUMMARIES: EventSummaries = {
   merge_conflict: (payload) =>
     `${payload.task_id} conflicts in ${payload.files.join(", ")}${payload.merge_agent ? " (the merge agent left it unresolved)" : ""}; kept on ${payload.kept_branch}, runs again`,
   workspaces_recovered: (payload) => summarizeRecovery(payload),
+  task_retried: (payload) =>
+    `${payload.task_id} runs again from ${payload.from_branch} (now ${payload.branch})${payload.was_given_up ? `; no longer given up, ${plural(payload.attempts, "attempt")} forgotten` : ""}`,
 };
 
 /** `resumed TASK-6; kept TASK-7 (loop/kept/TASK-7/1); integration of TASK-4 rolled back`. */

@@ -11,7 +11,7 @@ const run = promisify(execFile);
 export const WORKTREES_PATH = ".claude/loop/worktrees";
 
 /** The git repository's top folder that holds `folder`; `null` when it is in none. */
-async function repositoryTop(folder: string): Promise<string | null> {
+export async function repositoryTop(folder: string): Promise<string | null> {
   try {
     const { stdout } = await run("git", ["rev-parse", "--show-toplevel"], { cwd: folder });
     return stdout.trim() === "" ? null : stdout.trim();

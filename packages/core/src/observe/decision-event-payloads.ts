@@ -197,6 +197,24 @@ export interface WorkspacesRecoveredPayload {
   readonly integrations: readonly RecoveredIntegrationRecord[];
 }
 
+/**
+ * `task_retried`: `loop branches retry` made a given-up (or unfinished) task run again from its
+ * kept work: a working copy opened from `from_branch` (now on `branch`), which the next parallel
+ * run resumes, and the task's given-up status and attempts forgotten in this terminal's state.
+ */
+export interface TaskRetriedPayload {
+  /** The task. */
+  readonly task_id: string;
+  /** The kept branch its work came from (it is no longer kept). */
+  readonly from_branch: string;
+  /** The task's branch now, holding that work. */
+  readonly branch: string;
+  /** Whether the task was given up before (in `failed_tasks`). */
+  readonly was_given_up: boolean;
+  /** The attempts it had used (`task_attempts`), now 0. */
+  readonly attempts: number;
+}
+
 /** `state_recovered`: `loop_state` was corrupt and was recovered (see `readState`). */
 export interface StateRecoveredPayload {
   /** `backup`: restored from the backup; `fresh`: both versions were unusable, started anew. */
@@ -320,6 +338,8 @@ export interface DecisionEventPayloads {
   readonly merge_conflict: MergeConflictPayload;
   /** See {@link WorkspacesRecoveredPayload}. */
   readonly workspaces_recovered: WorkspacesRecoveredPayload;
+  /** See {@link TaskRetriedPayload}. */
+  readonly task_retried: TaskRetriedPayload;
 }
 
 /** The name of a decision event. */
@@ -560,5 +580,15 @@ export const PAYLOAD_SCHEMAS: {
       ),
     },
     "workspaces_recovered payload.",
+  ),
+  task_retried: sectionField(
+    {
+      task_id: idField("The task."),
+      from_branch: textField("The kept branch its work came from."),
+      branch: textField("The task's branch now, holding that work."),
+      was_given_up: booleanField("Whether the task was given up before."),
+      attempts: countField("The attempts it had used, now 0."),
+    },
+    "task_retried payload.",
   ),
 };

@@ -101,6 +101,13 @@ const examples: { readonly [Name in DecisionEventName]: DecisionEventPayloads[Na
     removed: [],
     integrations: [{ task_id: "TASK-004", outcome: "rolled_back" }],
   },
+  task_retried: {
+    task_id: "TASK-007",
+    from_branch: "loop/kept/TASK-007/1",
+    branch: "loop/TASK-007",
+    was_given_up: true,
+    attempts: 3,
+  },
   state_recovered: {
     from: "backup",
     problem: "loop_state.json:1:53 invalid JSON: expected `]` to close the array",
@@ -205,6 +212,7 @@ describe("DECISION_EVENT_NAMES", () => {
       "task_integrated",
       "merge_conflict",
       "workspaces_recovered",
+      "task_retried",
     ]);
     expect(Object.isFrozen(DECISION_EVENT_NAMES)).toBe(true);
   });

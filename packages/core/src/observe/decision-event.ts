@@ -25,6 +25,7 @@ const eventNameSet: Record<DecisionEventName, true> = {
   task_integrated: true,
   merge_conflict: true,
   workspaces_recovered: true,
+  task_retried: true,
 };
 
 /**
@@ -32,7 +33,7 @@ const eventNameSet: Record<DecisionEventName, true> = {
  * `error`), then the engine's (`rate_limit_wait`, `usage_limit_wait`, `task_failed`,
  * `state_recovered`, `lock_takeover`, `verification`, `config_warning`, `state_reset`,
  * `previous_agent_stopped`) and those of parallel runs (`task_integrated`, `merge_conflict`,
- * `workspaces_recovered`). Names are never renamed; new ones may be added.
+ * `workspaces_recovered`, `task_retried`). Names are never renamed; new ones may be added.
  * docs/state-and-logs.md describes each.
  */
 export const DECISION_EVENT_NAMES: readonly DecisionEventName[] = Object.freeze(

@@ -33,6 +33,7 @@ export type {
   StateResetPayload,
   TaskFailedPayload,
   TaskIntegratedPayload,
+  TaskRetriedPayload,
   UsageLimitWaitPayload,
   VerificationPayload,
   WorkspacesRecoveredPayload,

@@ -53,12 +53,12 @@ describe("parseDecisionEvent", () => {
     [
       "an unknown event",
       '{"terminal_id": "t", "event": "party", "payload": {}, "timestamp": "2026-03-14T10:00:00"}',
-      'unknown value "party": expected one of iteration_start, iteration_end, loop_exit, error, rate_limit_wait, usage_limit_wait, task_failed, state_recovered, lock_takeover, verification, config_warning, state_reset, previous_agent_stopped, task_integrated, merge_conflict, workspaces_recovered',
+      'unknown value "party": expected one of iteration_start, iteration_end, loop_exit, error, rate_limit_wait, usage_limit_wait, task_failed, state_recovered, lock_takeover, verification, config_warning, state_reset, previous_agent_stopped, task_integrated, merge_conflict, workspaces_recovered, task_retried',
     ],
     [
       "a missing event",
       '{"terminal_id": "t", "payload": {}, "timestamp": "2026-03-14T10:00:00"}',
-      "missing: expected one of iteration_start, iteration_end, loop_exit, error, rate_limit_wait, usage_limit_wait, task_failed, state_recovered, lock_takeover, verification, config_warning, state_reset, previous_agent_stopped, task_integrated, merge_conflict, workspaces_recovered",
+      "missing: expected one of iteration_start, iteration_end, loop_exit, error, rate_limit_wait, usage_limit_wait, task_failed, state_recovered, lock_takeover, verification, config_warning, state_reset, previous_agent_stopped, task_integrated, merge_conflict, workspaces_recovered, task_retried",
     ],
     [
       "a missing payload",
