@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Workspaces } from "@loop/core";
 import { afterEach, describe, expect, it } from "vitest";
+import { GitVersionError } from "./git-version-error.js";
 import { gitWorkspaces } from "./git-workspaces.js";
 import { PlanOutsideRepositoryError } from "./plan-outside-repository-error.js";
 import { RepositoryError } from "./repository-error.js";
@@ -231,6 +232,25 @@ describe("options and repository checks", { timeout: 30_000 }, () => {
       .catch((caught: unknown) => caught);
     expect(PlanOutsideRepositoryError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain(join(repository.repo, "linked", "plan.md"));
+  });
+
+  it("names the git version when it is older than 2.38", async () => {
+    repository = await createTestRepository();
+    const bin = await mkdtemp(join(tmpdir(), "loop-git-old-"));
+    const { chmod, writeFile } = await import("node:fs/promises");
+    await writeFile(join(bin, "git"), "#!/bin/sh\necho 'git version 2.37.1'\n");
+    await chmod(join(bin, "git"), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path ?? ""}`;
+    try {
+      const error = await workspacesOf(repository)
+        .kept()
+        .catch((caught: unknown) => caught);
+      expect(GitVersionError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toContain("git version 2.37.1");
+    } finally {
+      process.env.PATH = path;
+    }
   });
 
   it("refuses a repository without commits, and a folder that is no repository", async () => {
