@@ -1,5 +1,5 @@
 import { realpath } from "node:fs/promises";
-import { type LoopConfig, LoopError, type Workspaces } from "@loop/core";
+import { LoopError, type Workspaces } from "@loop/core";
 import { gitWorkspaces } from "@loop/git";
 import type { Project } from "../project.js";
 import { repositoryTop, worktreePlace } from "../run/parallel-options.js";
@@ -9,15 +9,10 @@ import { repositoryTop, worktreePlace } from "../run/parallel-options.js";
  * branch prefix, {@link worktreePlace}), for `loop branches` to read and change its kept work.
  *
  * @param project - the project.
- * @param config - its config.
  * @param planPath - the plan, absolute.
  * @throws {LoopError} when the project is in no git repository, or the plan is outside it.
  */
-export async function projectWorkspaces(
-  project: Project,
-  config: LoopConfig,
-  planPath: string,
-): Promise<Workspaces> {
+export async function projectWorkspaces(project: Project, planPath: string): Promise<Workspaces> {
   const repo = await repositoryTop(project.cwd);
   if (repo === null) {
     throw new LoopError({
@@ -28,7 +23,7 @@ export async function projectWorkspaces(
     return gitWorkspaces({
       repo,
       planPath: await realpath(planPath).catch(() => planPath),
-      ...worktreePlace(project, config),
+      ...worktreePlace(project),
     });
   } catch (error) {
     throw new LoopError({

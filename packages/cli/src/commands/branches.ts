@@ -251,7 +251,7 @@ async function branches(args: readonly string[], io: CliIo): Promise<number> {
   await adoptProjectState("branches", project, io);
   const config = await loadProjectConfig(project);
   const planPath = project.resolve(textOption(values.plan) ?? config.plans.default_plan);
-  const workspaces = await projectWorkspaces(project, config, planPath);
+  const workspaces = await projectWorkspaces(project, planPath);
   return subcommand({
     io,
     project,
