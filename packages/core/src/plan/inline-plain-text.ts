@@ -29,19 +29,42 @@ export function piecesPlainText(
   segments: readonly InlineSegment[],
   dropFirst: boolean,
 ): string {
-  const parts: string[] = [];
+  let count = 0;
   let afterSpace = true;
   let collapsed = segments.length === 1 && isPlainLine(text, segments[0]);
   for (let index = 0; index < pieces.count; index += 1) {
     const part = pieceText(text, index, dropFirst && index === 0);
     if (part === "") continue;
-    parts.push(part);
+    partsBuffer[count] = part;
+    count += 1;
     if (!collapsed) continue;
     if (afterSpace && part.charCodeAt(0) === 32) collapsed = false;
     afterSpace = part.charCodeAt(part.length - 1) === 32;
   }
-  const raw = parts.length === 1 ? (parts[0] ?? "") : parts.join("");
+  const raw = joinParts(count);
   return collapsed && (!afterSpace || raw === "") ? raw : collapseWhitespace(raw);
+}
+
+/** The parts of the text being joined (reused: joining is not re-entrant). */
+const partsBuffer: string[] = [];
+
+/** Arrays of each length up to this are kept to join that many parts (most texts have few). */
+const MAX_KEPT_JOIN = 16;
+
+/** Arrays of each length, reused to join that many parts without allocating an array. */
+const joinBuffers: string[][] = [];
+
+/** The first `count` parts of {@link partsBuffer} joined into one flat string. */
+function joinParts(count: number): string {
+  if (count <= 1) return count === 1 ? (partsBuffer[0] ?? "") : "";
+  if (count > MAX_KEPT_JOIN) return partsBuffer.slice(0, count).join("");
+  let buffer = joinBuffers[count];
+  if (buffer === undefined) {
+    buffer = new Array<string>(count).fill("");
+    joinBuffers[count] = buffer;
+  }
+  for (let index = 0; index < count; index += 1) buffer[index] = partsBuffer[index] ?? "";
+  return buffer.join("");
 }
 
 /**
@@ -64,11 +87,12 @@ export function piecesText(
     const start = (pieces.starts[0] ?? 0) + (dropFirst ? 1 : 0);
     return text.slice(start, pieces.ends[pieces.count - 1] ?? 0);
   }
-  const parts: string[] = [];
+  let count = 0;
   for (let index = 0; index < pieces.count; index += 1) {
-    parts.push(pieceText(text, index, dropFirst && index === 0));
+    partsBuffer[count] = pieceText(text, index, dropFirst && index === 0);
+    count += 1;
   }
-  return parts.join("");
+  return joinParts(count);
 }
 
 /** The characters piece `index` adds to the plain text (`""` for none). */
