@@ -568,16 +568,32 @@ function addLine(leaf: ParagraphLeaf, start: number, end: number, line: number):
 }
 
 /**
- * Adds a child to a node. A first child makes an array of one: an empty array that a child is
- * pushed to takes room for seventeen, and most items and lists here have one or two children.
+ * Adds a child to a node. Up to four children, the array is made anew at its exact length: an
+ * array that a child is pushed to takes room for seventeen or more, and most items and lists
+ * here have one to three children.
  */
 function appendChild(parent: List | ListItem, child: ListItem | BlockContent): void {
-  if (parent.children.length > 0) {
-    (parent.children as (ListItem | BlockContent)[]).push(child);
-  } else if (parent.type === "list") {
-    if (child.type === "listItem") parent.children = [child];
+  if (parent.type === "list") {
+    if (child.type === "listItem") parent.children = withChild(parent.children, child);
   } else if (child.type !== "listItem") {
-    parent.children = [child];
+    parent.children = withChild(parent.children, child);
+  }
+}
+
+/** `children` with `child` added: a new array of the exact length while short, else pushed to. */
+function withChild<Child>(children: Child[], child: Child): Child[] {
+  switch (children.length) {
+    case 0:
+      return [child];
+    case 1:
+      return [children[0] as Child, child];
+    case 2:
+      return [children[0] as Child, children[1] as Child, child];
+    case 3:
+      return [children[0] as Child, children[1] as Child, children[2] as Child, child];
+    default:
+      children.push(child);
+      return children;
   }
 }
 

@@ -1,101 +1,138 @@
-import type { ListItem, Nodes, Paragraph } from "mdast";
+import type { List, ListItem, Paragraph, RootContent } from "mdast";
 import type { CheckboxSpan } from "./markdown-tree.js";
 import { plainText } from "./plain-text.js";
 import type { PlanBlock } from "./plan-outline.js";
-import { readExplicitTaskId } from "./task-id.js";
+import type { Task } from "./task.js";
+import { explicitIdEnd, explicitIdSeparatorEnd, explicitIdTitle } from "./task-id.js";
 
-/** A task item found in the tree, before ids are assigned. */
-export interface TaskDraft {
-  /** The explicit id at the start of the item, or `null`. */
-  readonly explicitId: string | null;
-  /** The title: the text after the explicit id, or the whole text. */
-  readonly title: string;
-  /** Whether the box is checked. */
-  readonly done: boolean;
-  /** 1-based line of the item's start. */
-  readonly line: number;
-  /** 1-based column of the item's start. */
-  readonly column: number;
-  /** 1-based line of the item's end. */
-  readonly endLine: number;
-  /** Number of enclosing task items. */
-  readonly depth: number;
-  /** Index (in the returned list) of the nearest enclosing task item, or `null`. */
-  readonly parentIndex: number | null;
-  /** Whether the item is under an optional heading. */
-  readonly optional: boolean;
-  /** Text of the nearest heading above the item. */
-  readonly section: string | undefined;
-  /** Where the checkbox's value lies in the body. */
-  readonly checkbox: CheckboxSpan;
+/** A task as it is collected: its id is final only once {@link CollectedTasks} are assigned ids. */
+export type TaskDraft = { -readonly [Key in keyof Task]: Task[Key] };
+
+/** The task items found in a plan's tree, before ids are assigned. */
+export interface CollectedTasks {
+  /**
+   * The tasks in document order, each with its checkbox's span in the body. A task with an
+   * explicit id has it; a derived id and the `parentId` of a task whose parent has no explicit
+   * id are `""` until assigned (a task with a parent has a `parentId`, a task without none).
+   */
+  readonly tasks: { readonly task: TaskDraft; readonly checkbox: CheckboxSpan }[];
+  /** Each task's explicit id, or `null` (by index). */
+  readonly explicitIds: (string | null)[];
+  /** The index of each task's nearest enclosing task, or -1 (by index). */
+  readonly parents: number[];
 }
 
 interface Scope {
   readonly optional: boolean;
   readonly section: string | undefined;
   readonly checkboxes: ReadonlyMap<ListItem, CheckboxSpan>;
-  readonly drafts: TaskDraft[];
+  readonly collected: CollectedTasks;
 }
 
 /**
  * Collects the task items of the blocks whose role is `task`, in document order, without
- * entering code blocks, raw HTML or block quotes.
+ * entering code blocks, raw HTML or block quotes: only lists and their items are visited.
+ * Each task is built here, in the shape the plan returns it, so that nothing is copied once
+ * ids are known.
  *
  * @param blocks - the plan's classified top-level blocks.
  * @param checkboxes - the checkbox of every task-list item.
- * @returns one draft per task item.
+ * @returns the tasks, their explicit ids and their parents.
  */
-export function collectTaskDrafts(
+export function collectTasks(
   blocks: readonly PlanBlock[],
   checkboxes: ReadonlyMap<ListItem, CheckboxSpan>,
-): TaskDraft[] {
-  const drafts: TaskDraft[] = [];
+): CollectedTasks {
+  const collected: CollectedTasks = { tasks: [], explicitIds: [], parents: [] };
   for (const block of blocks) {
     if (block.role.kind !== "task") continue;
     const scope = {
       optional: block.role.optional,
       section: block.role.section,
       checkboxes,
-      drafts,
+      collected,
     };
-    visit(block.node, scope, null, 0);
+    visitBlock(block.node, scope);
   }
-  return drafts;
+  return collected;
 }
 
-function visit(node: Nodes, scope: Scope, parentIndex: number | null, depth: number): void {
-  if (node.type === "list") {
-    for (const item of node.children) visit(item, scope, parentIndex, depth);
-    return;
+function visitBlock(node: RootContent, scope: Scope): void {
+  if (node.type === "list") visitList(node, scope, -1, 0);
+  else if (node.type === "listItem") visitItem(node, scope, -1, 0);
+}
+
+function visitList(list: List, scope: Scope, parentIndex: number, depth: number): void {
+  const items = list.children;
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index];
+    if (item !== undefined) visitItem(item, scope, parentIndex, depth);
   }
-  if (node.type !== "listItem") return;
-  const checkbox = scope.checkboxes.get(node);
+}
+
+function visitItem(item: ListItem, scope: Scope, parentIndex: number, depth: number): void {
+  const checkbox = scope.checkboxes.get(item);
+  const children = item.children;
   let childParent = parentIndex;
   let childDepth = depth;
-  if (typeof node.checked === "boolean" && checkbox !== undefined && node.position) {
-    const paragraph = firstParagraph(node);
+  if (typeof item.checked === "boolean" && checkbox !== undefined && item.position) {
+    const paragraph = firstParagraph(children);
     const text = paragraph === undefined ? "" : plainText(paragraph);
-    const explicit = readExplicitTaskId(text);
-    childParent = scope.drafts.length;
+    childParent = scope.collected.tasks.length;
     childDepth = depth + 1;
-    scope.drafts.push({
-      explicitId: explicit?.id ?? null,
-      title: explicit?.title ?? text,
-      done: node.checked,
-      line: node.position.start.line,
-      column: node.position.start.column,
-      endLine: node.position.end.line,
-      depth,
-      parentIndex,
-      optional: scope.optional,
-      section: scope.section,
-      checkbox,
-    });
+    addTask(scope, item.checked, item.position, text, depth, parentIndex, checkbox);
   }
-  for (const child of node.children) visit(child, scope, childParent, childDepth);
+  for (let index = 0; index < children.length; index += 1) {
+    const child = children[index];
+    if (child?.type === "list") visitList(child, scope, childParent, childDepth);
+  }
 }
 
-function firstParagraph(item: ListItem): Paragraph | undefined {
-  for (const child of item.children) if (child.type === "paragraph") return child;
+function firstParagraph(children: ListItem["children"]): Paragraph | undefined {
+  for (let index = 0; index < children.length; index += 1) {
+    const child = children[index];
+    if (child?.type === "paragraph") return child;
+  }
   return undefined;
+}
+
+/**
+ * Adds a task. The literals keep the properties in one order (`parentId` after `depth`,
+ * `section` last), absent ones left out rather than `undefined`.
+ */
+function addTask(
+  scope: Scope,
+  done: boolean,
+  position: NonNullable<ListItem["position"]>,
+  text: string,
+  depth: number,
+  parentIndex: number,
+  checkbox: CheckboxSpan,
+): void {
+  const { optional, section, collected } = scope;
+  const line = position.start.line;
+  const column = position.start.column;
+  const endLine = position.end.line;
+  const idEnd = explicitIdEnd(text);
+  const titleStart = idEnd < 0 ? -1 : explicitIdSeparatorEnd(text, idEnd);
+  const explicitId = titleStart < 0 ? null : text.slice(0, idEnd);
+  const id = explicitId ?? "";
+  const title = titleStart < 0 ? text : explicitIdTitle(text, titleStart);
+  const idSource = explicitId === null ? "derived" : "explicit";
+  const parentId = parentIndex < 0 ? undefined : (collected.tasks[parentIndex]?.task.id ?? "");
+  let task: TaskDraft;
+  if (parentId === undefined) {
+    task =
+      section === undefined
+        ? { id, title, done, line, column, endLine, depth, optional, idSource }
+        : { id, title, done, line, column, endLine, depth, optional, idSource, section };
+  } else {
+    task =
+      section === undefined
+        ? { id, title, done, line, column, endLine, depth, parentId, optional, idSource }
+        : { id, title, done, line, column, endLine, depth, parentId, optional, idSource, section };
+  }
+  collected.tasks.push({ task, checkbox });
+  collected.explicitIds.push(explicitId);
+  collected.parents.push(parentIndex);
 }

@@ -85,31 +85,50 @@ export interface TaskIdInput {
  * @returns their ids, in the same order.
  */
 export function assignTaskIds(tasks: readonly TaskIdInput[]): string[] {
-  if (tasks.every(hasExplicitId)) return tasks.map((task) => task.explicitId ?? "");
-  const bases: (string | null)[] = new Array(tasks.length);
-  const explicitIds = new Set<string>();
+  return assignIds(
+    tasks.map((task) => task.explicitId),
+    tasks.map((task) => task.title),
+  );
+}
+
+/**
+ * {@link assignTaskIds} on the explicit ids and titles of the task items, by index (no
+ * object per item).
+ *
+ * @param explicitIds - each item's explicit id, or `null` when it has none.
+ * @param titles - each item's plain-text title.
+ * @returns their ids, in the same order.
+ */
+export function assignIds(
+  explicitIds: readonly (string | null)[],
+  titles: readonly string[],
+): string[] {
+  if (!explicitIds.includes(null)) return explicitIds as string[];
+  const count = explicitIds.length;
+  const bases: (string | null)[] = new Array(count);
+  const explicit = new Set<string>();
   const reserved = new Set<string>();
-  for (let index = 0; index < tasks.length; index += 1) {
-    const task = tasks[index] as TaskIdInput;
-    const base = task.explicitId === null ? derivedTaskIdBase(task.title) : null;
+  for (let index = 0; index < count; index += 1) {
+    const explicitId = explicitIds[index] ?? null;
+    const base = explicitId === null ? derivedTaskIdBase(titles[index] ?? "") : null;
     bases[index] = base;
-    if (task.explicitId !== null) explicitIds.add(task.explicitId);
-    reserved.add(task.explicitId ?? base ?? "");
+    if (explicitId !== null) explicit.add(explicitId);
+    reserved.add(explicitId ?? base ?? "");
   }
   const given = new Set<string>();
   // The next suffix to try for each base: each suffix is tried once per base, so thousands of
   // items with the same title take linear time, not quadratic.
   const nextSuffix = new Map<string, number>();
-  const ids: string[] = new Array(tasks.length);
-  for (let index = 0; index < tasks.length; index += 1) {
-    const explicitId = (tasks[index] as TaskIdInput).explicitId;
+  const ids: string[] = new Array(count);
+  for (let index = 0; index < count; index += 1) {
+    const explicitId = explicitIds[index] ?? null;
     if (explicitId !== null) {
       ids[index] = explicitId;
       continue;
     }
     const base = bases[index] ?? "";
     let id = base;
-    if (given.has(base) || explicitIds.has(base)) {
+    if (given.has(base) || explicit.has(base)) {
       let suffix = nextSuffix.get(base) ?? 2;
       id = `${base}-${suffix}`;
       while (reserved.has(id) || given.has(id)) {
@@ -122,8 +141,4 @@ export function assignTaskIds(tasks: readonly TaskIdInput[]): string[] {
     ids[index] = id;
   }
   return ids;
-}
-
-function hasExplicitId(task: TaskIdInput): boolean {
-  return task.explicitId !== null;
 }

@@ -9,16 +9,19 @@ import {
   pieces,
   readInlinePieces,
 } from "./inline-pieces.js";
+import { piecesPlainText, piecesText } from "./inline-plain-text.js";
 import { type LineTable, pointAt } from "./line-table.js";
-import { collapseWhitespace } from "./plain-text.js";
 
 /**
  * What a paragraph's inline text holds, read without building its nodes. The object
  * {@link summarizeInline} returns is reused by its next call: read it before calling again.
  */
 export interface InlineSummary {
-  /** Its plain text, as `plainText` gives it for the paragraph. */
-  readonly plain: string;
+  /**
+   * Its plain text, as `plainText` gives it for the paragraph, when it is more than text
+   * (`text` is `null`); `null` when it is just text (nothing needs it then).
+   */
+  readonly plain: string | null;
   /**
    * The length of the text node it starts with, less a dropped first character (0 when none
    * is left).
@@ -64,24 +67,16 @@ export function summarizeInline(
   dropFirst: boolean,
 ): InlineSummary | null {
   if (!readInlinePieces(lines, segments, previous)) return null;
-  const text = lines.text;
   let headLength = 0;
   let inHead = true;
   let textOnly = true;
-  let count = 0;
   for (let index = 0; index < pieces.count; index += 1) {
     const kind = pieces.kinds[index];
-    const start = (pieces.starts[index] ?? 0) + (dropFirst && index === 0 ? 1 : 0);
-    const end = pieces.ends[index] ?? 0;
     if (kind === DATA || kind === EOL) {
-      textParts[count] = text.slice(start, end);
-      count += 1;
-      if (inHead) headLength += end - start;
+      if (inHead) headLength += (pieces.ends[index] ?? 0) - (pieces.starts[index] ?? 0);
       continue;
     }
     if (kind === CODE) {
-      textParts[count] = codeSpanValue(text, index);
-      count += 1;
       inHead = false;
       textOnly = false;
       continue;
@@ -89,36 +84,23 @@ export function summarizeInline(
     const run = pieces.runs[index];
     if (run === null || run === undefined) continue;
     if (run.closeCount > 0) inHead = false;
-    if (run.end > run.start) {
-      textParts[count] = text.slice(run.start, run.end);
-      count += 1;
-    }
     if (inHead) headLength += run.end - run.start;
     if (run.openCount > 0) inHead = false;
     if (run.closeCount > 0 || run.openCount > 0) textOnly = false;
   }
-  const raw = joinParts(count);
-  summary.plain = collapseWhitespace(raw);
+  if (dropFirst && headLength > 0) headLength -= 1;
   summary.headLength = headLength;
-  summary.text = textOnly ? raw : null;
+  summary.text = textOnly ? piecesText(lines.text, segments, dropFirst) : null;
+  summary.plain = textOnly ? null : piecesPlainText(lines.text, segments, dropFirst);
   return summary;
 }
 
 /** The summary {@link summarizeInline} returns, reused. */
 const summary: { -readonly [Key in keyof InlineSummary]: InlineSummary[Key] } = {
-  plain: "",
+  plain: null,
   headLength: 0,
   text: null,
 };
-
-/** Pieces of the text being summarised, joined into one flat string (reused). */
-const textParts: string[] = [];
-
-function joinParts(count: number): string {
-  let raw = textParts[0] ?? "";
-  for (let index = 1; index < count; index += 1) raw += textParts[index];
-  return raw;
-}
 
 /** Builds the phrasing nodes from the pieces, merging adjacent text as micromark does. */
 function buildNodes(lines: LineTable): PhrasingContent[] | null {

@@ -4,8 +4,10 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseInline, summarizeInline } from "./fast-inline.js";
 import { normalizeHeading } from "./heading-match.js";
-import { collapseWhitespace } from "./plain-text.js";
+import { lineTable } from "./line-table.js";
+import { collapseWhitespace, plainText } from "./plain-text.js";
 import { readExplicitTaskId } from "./task-id.js";
 
 const SEED = 20_261_201;
@@ -69,6 +71,41 @@ describe("the plan's hand-written readers read what the regular expressions read
     fc.assert(
       fc.property(idLike, (text) => {
         expect(collapseWhitespace(text)).toBe(text.replace(/\s+/gu, " ").trim());
+      }),
+      { seed: SEED, numRuns: 5000 },
+    );
+  });
+});
+
+/** One line of inline text made of what plain text and whitespace collapsing turn on. */
+const inlineLine = fc
+  .array(
+    fc.constantFrom("a", "TASK-1", " ", "  ", "`", "``", "*", "**", "_", "é", "\t", "\u00A0"),
+    {
+      minLength: 1,
+      maxLength: 14,
+    },
+  )
+  .map((parts) => parts.join(""));
+
+describe("the inline summary's plain text", () => {
+  it("is the plain text of the nodes the same pieces build", () => {
+    fc.assert(
+      fc.property(inlineLine, fc.boolean(), (line, task) => {
+        const text = task ? `] ${line}` : line;
+        const lines = lineTable(text);
+        const segments = [{ start: task ? 1 : 0, end: text.length, line: 0 }];
+        const previous = task ? 93 : null;
+        const children = parseInline(lines, segments, previous);
+        const summary = summarizeInline(lines, segments, previous, task);
+        if (children === null || summary === null) {
+          expect(summary).toBe(children);
+          return;
+        }
+        if (summary.text !== null) return;
+        const head = children[0];
+        if (task && head?.type === "text") head.value = head.value.slice(1);
+        expect(summary.plain).toBe(plainText({ type: "paragraph", children }));
       }),
       { seed: SEED, numRuns: 5000 },
     );

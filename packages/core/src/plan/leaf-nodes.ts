@@ -146,7 +146,7 @@ export function paragraphNode(lines: LineTable, leaf: ParagraphLeaf, end: Point)
     const text: Text = { type: "text", value: summary.text, position };
     return { type: "paragraph", children: [text], position };
   }
-  return lazyParagraph(position, summary.plain, lines, segments, task);
+  return lazyParagraph(position, summary.plain ?? "", lines, segments, task);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../errors/diagnostic.js";
-import { collectTaskDrafts, type TaskDraft } from "./collect-tasks.js";
-import { assignTaskIds } from "./derived-task-id.js";
+import { type CollectedTasks, collectTasks } from "./collect-tasks.js";
+import { assignIds } from "./derived-task-id.js";
 import { type CheckboxSpan, type MarkdownTree, parseMarkdownTree } from "./markdown-tree.js";
 import type { ParsedPlan, ParsePlanOptions } from "./parsed-plan.js";
 import { outlinePlan, type PlanOutline } from "./plan-outline.js";
@@ -55,16 +55,9 @@ export function analyzePlan(
 ): PlanAnalysis {
   const tree = parseTree(markdown, { file: options?.file });
   const outline = outlinePlan(tree.root, options?.optionalHeadings ?? DEFAULT_OPTIONAL_HEADINGS);
-  const drafts = collectTaskDrafts(outline.blocks, tree.checkboxes);
-  const issues: Diagnostic[] = [...duplicateIdIssues(drafts)];
-
-  const ids = assignTaskIds(drafts);
-  const tasks: LocatedTask[] = new Array(drafts.length);
-  for (let index = 0; index < drafts.length; index += 1) {
-    const draft = drafts[index] as TaskDraft;
-    const parentId = draft.parentIndex === null ? undefined : ids[draft.parentIndex];
-    tasks[index] = { task: buildTask(draft, ids[index] ?? "", parentId), checkbox: draft.checkbox };
-  }
+  const collected = collectTasks(outline.blocks, tree.checkboxes);
+  const issues: Diagnostic[] = duplicateIdIssues(collected);
+  const tasks = withIds(collected);
 
   const statusSection =
     outline.statusHeading === null
@@ -94,43 +87,56 @@ function taskOf(located: LocatedTask): Task {
 }
 
 /**
- * A task from its draft. The literals keep the properties in one order (`parentId` after
- * `depth`, `section` last), absent ones left out rather than `undefined`.
+ * The collected tasks with their ids, and their parents' ids, filled in (a task with an
+ * explicit id, and the `parentId` of one whose parent has one, were given it when collected).
  */
-function buildTask(draft: TaskDraft, id: string, parentId: string | undefined): Task {
-  const { title, done, line, column, endLine, depth, optional, section } = draft;
-  const idSource = draft.explicitId === null ? "derived" : "explicit";
-  if (parentId === undefined) {
-    return section === undefined
-      ? { id, title, done, line, column, endLine, depth, optional, idSource }
-      : { id, title, done, line, column, endLine, depth, optional, idSource, section };
+function withIds(collected: CollectedTasks): LocatedTask[] {
+  const { tasks, explicitIds, parents } = collected;
+  if (!explicitIds.includes(null)) return tasks;
+  const ids = assignIds(
+    explicitIds,
+    tasks.map((located) => located.task.title),
+  );
+  for (let index = 0; index < tasks.length; index += 1) {
+    const task = (tasks[index] as CollectedTasks["tasks"][number]).task;
+    task.id = ids[index] ?? "";
+    const parent = parents[index] ?? -1;
+    if (parent >= 0) task.parentId = ids[parent] ?? "";
   }
-  return section === undefined
-    ? { id, title, done, line, column, endLine, depth, parentId, optional, idSource }
-    : { id, title, done, line, column, endLine, depth, parentId, optional, idSource, section };
+  return tasks;
 }
 
-interface IdOccurrence {
-  readonly explicitId: string | null;
-  readonly line: number;
-  readonly column: number;
-}
-
-function duplicateIdIssues(occurrences: readonly IdOccurrence[]): Diagnostic[] {
-  const first = new Map<string, IdOccurrence>();
-  const issues: Diagnostic[] = [];
-  for (const occurrence of occurrences) {
-    const id = occurrence.explicitId;
+/**
+ * An issue for every explicit id used before, naming where it was first used. Most plans have
+ * none: a set of the ids finds that, and the first uses are looked up only when there are.
+ */
+function duplicateIdIssues({ tasks, explicitIds }: CollectedTasks): Diagnostic[] {
+  const seen = new Set<string>();
+  let duplicates = false;
+  for (let index = 0; index < explicitIds.length && !duplicates; index += 1) {
+    const id = explicitIds[index] ?? null;
     if (id === null) continue;
-    const earlier = first.get(id);
-    if (earlier === undefined) {
-      first.set(id, occurrence);
+    duplicates = seen.has(id);
+    seen.add(id);
+  }
+  if (!duplicates) return [];
+  const first = new Map<string, number>();
+  const issues: Diagnostic[] = [];
+  for (let index = 0; index < explicitIds.length; index += 1) {
+    const id = explicitIds[index] ?? null;
+    if (id === null) continue;
+    const earlierIndex = first.get(id);
+    if (earlierIndex === undefined) {
+      first.set(id, index);
       continue;
     }
+    const earlier = tasks[earlierIndex]?.task;
+    const task = tasks[index]?.task;
+    if (earlier === undefined || task === undefined) continue;
     issues.push({
       message: `Duplicate task id "${id}", first used at ${earlier.line}:${earlier.column}; task ids must be unique, rename one of them`,
-      line: occurrence.line,
-      column: occurrence.column,
+      line: task.line,
+      column: task.column,
     });
   }
   return issues;

@@ -29,13 +29,34 @@ export interface ExplicitTaskId {
 export function readExplicitTaskId(text: string): ExplicitTaskId | null {
   const idEnd = explicitIdEnd(text);
   if (idEnd < 0) return null;
-  const end = separatorEnd(text, idEnd);
+  const end = explicitIdSeparatorEnd(text, idEnd);
   if (end < 0) return null;
-  return { id: text.slice(0, idEnd), title: text.slice(end).trim() };
+  return { id: text.slice(0, idEnd), title: explicitIdTitle(text, end) };
 }
 
-/** Where an id at the start of the text ends (`[A-Z][A-Z0-9_]*-[0-9]+`), or -1. */
-function explicitIdEnd(text: string): number {
+/**
+ * The title after an id's separator: `text.slice(start).trim()`, in one slice (a title is
+ * most of a task's text; `trim` would make a second string of it). The third step of
+ * {@link readExplicitTaskId}.
+ *
+ * @param text - the item's plain text.
+ * @param start - where the separator ends ({@link explicitIdSeparatorEnd}).
+ */
+export function explicitIdTitle(text: string, start: number): string {
+  let from = start;
+  let to = text.length;
+  while (from < to && isWhitespaceCode(text.charCodeAt(from))) from += 1;
+  while (to > from && isWhitespaceCode(text.charCodeAt(to - 1))) to -= 1;
+  return text.slice(from, to);
+}
+
+/**
+ * Where an id at the start of the text ends (`[A-Z][A-Z0-9_]*-[0-9]+`), or -1: the first
+ * step of {@link readExplicitTaskId}, for callers that need the offsets, not an object.
+ *
+ * @param text - the item's plain text.
+ */
+export function explicitIdEnd(text: string): number {
   if (!isUppercase(text.charCodeAt(0))) return -1;
   let index = 1;
   for (let code = text.charCodeAt(index); isWordCode(code); code = text.charCodeAt(index)) {
@@ -51,24 +72,28 @@ function explicitIdEnd(text: string): number {
 /**
  * Where what may follow an id ends, or -1 when the id is not followed by one: `:` or `—`/`–`
  * after optional whitespace, dashes after whitespace and before whitespace or the end, `.`
- * before whitespace or the end, or (nothing taken) whitespace or the end.
+ * before whitespace or the end, or (nothing taken) whitespace or the end. The second step of
+ * {@link readExplicitTaskId}: the title is the text from there on, trimmed.
+ *
+ * @param text - the item's plain text.
+ * @param from - where the id ends ({@link explicitIdEnd}).
  */
-function separatorEnd(text: string, from: number): number {
+export function explicitIdSeparatorEnd(text: string, from: number): number {
   let index = from;
-  while (index < text.length && isWhitespace(text.charCodeAt(index))) index += 1;
+  while (index < text.length && isWhitespaceCode(text.charCodeAt(index))) index += 1;
   const code = text.charCodeAt(index);
   if (code === 58 || code === 0x2014 || code === 0x2013) return index + 1;
   if (index > from && code === 45) {
     let dashes = index;
     while (text.charCodeAt(dashes) === 45) dashes += 1;
-    if (dashes === text.length || isWhitespace(text.charCodeAt(dashes))) return dashes;
+    if (dashes === text.length || isWhitespaceCode(text.charCodeAt(dashes))) return dashes;
   }
   const next = text.charCodeAt(from);
   if (next === 46) {
     const after = from + 1;
-    if (after === text.length || isWhitespace(text.charCodeAt(after))) return after;
+    if (after === text.length || isWhitespaceCode(text.charCodeAt(after))) return after;
   }
-  return from === text.length || isWhitespace(next) ? from : -1;
+  return from === text.length || isWhitespaceCode(next) ? from : -1;
 }
 
 function isUppercase(code: number): boolean {
@@ -83,8 +108,8 @@ function isWordCode(code: number): boolean {
   return isUppercase(code) || isDigit(code) || code === 95;
 }
 
-/** Whether a code is whitespace to a regular expression's `\s`. */
-function isWhitespace(code: number): boolean {
+/** Whether a code is whitespace to a regular expression's `\s` (and to `String#trim`). */
+function isWhitespaceCode(code: number): boolean {
   if (code === 32 || (code >= 9 && code <= 13)) return true;
   if (code < 160) return false;
   return (
