@@ -41,9 +41,12 @@ export interface AtomicWriteOptions {
  * mix, a truncated file or no file.
  *
  * Steps, in this order:
- * 1. Remove temporary files left by crashed writers of this file (and of its backup), while
- *    the next steps run: they are never this write's files, and the write resolves once they
- *    are gone.
+ * 1. On this process's first write of the file: remove temporary files left by crashed
+ *    writers of it (and of its backup), while the next steps run (they are never this write's
+ *    files; the write resolves once they are gone). Leftovers come only from a writer that
+ *    crashed, which, while this process writes the file, is one in another process: those are
+ *    removed by the next process that writes it. A loop writes its state and logs several
+ *    times an iteration, and a listing of the folder on each write cost more than the write.
  * 2. Write the new text to a unique temporary file in the same directory
  *    (`.<name>.<pid>.<random>.tmp`) and `fsync` it. Meanwhile, with `backupPath`, hard-link
  *    the current file to a temporary name next to the backup (a copy, `fsync`ed, where hard
@@ -121,8 +124,23 @@ function directoryModeOf(mode: number): number {
   return bits;
 }
 
-/** Step 1: the leftovers of crashed writers of `target` and its backup; never rejects. */
+/**
+ * The files (with their backups) whose leftovers this process has looked for (step 1). Emptied
+ * when it reaches {@link MAX_CLEANED} (a process writing ever new files, such as iteration
+ * logs, looks again now and then rather than keeping every name).
+ */
+const cleaned = new Set<string>();
+const MAX_CLEANED = 1000;
+
+/**
+ * Step 1: the leftovers of crashed writers of `target` and its backup, on this process's first
+ * write of them; never rejects.
+ */
 async function removeLeftovers(target: string, backup: string | null): Promise<void> {
+  const key = backup === null ? target : `${target}\0${backup}`;
+  if (cleaned.has(key)) return;
+  if (cleaned.size >= MAX_CLEANED) cleaned.clear();
+  cleaned.add(key);
   // One listing of the folder finds both files' leftovers (the backup lives beside the file).
   if (backup === null || dirname(backup) === dirname(target)) {
     await removeStaleTemporaryFiles(target, backup ?? undefined);
