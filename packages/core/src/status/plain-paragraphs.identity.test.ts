@@ -122,7 +122,9 @@ function hasInlineCode(node: Nodes): boolean {
 }
 
 describe("plainParagraphTree", () => {
-  it("gives mdast-util-from-markdown's blocks, or null, on generated chunks", () => {
+  it("gives mdast-util-from-markdown's blocks, or null, on generated chunks", {
+    timeout: 60_000,
+  }, () => {
     let read = 0;
     let runs = 0;
     fc.assert(
@@ -186,7 +188,10 @@ const answers = fc
   .map((parts) => parts.join("\n"));
 
 describe("extractProse with plain paragraphs read directly", () => {
-  it("finds the prose mdast-util-from-markdown's trees give, on generated answers", () => {
+  // Each run parses its answer twice with micromark: seconds on a busy machine.
+  it("finds the prose mdast-util-from-markdown's trees give, on generated answers", {
+    timeout: 120_000,
+  }, () => {
     fc.assert(
       fc.property(answers, (text) => {
         expect(extractProse(text)).toEqual(extractProse(text, { parseChunk: fromMarkdown }));
