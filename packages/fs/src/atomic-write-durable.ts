@@ -21,16 +21,19 @@ export const hardLinkUnsupportedCodes: ReadonlySet<string> = new Set([
  * @param path - the file to create.
  * @param text - its content.
  * @param mode - permission bits to give it (exactly, whatever the umask); default: `0o666`
- *   less the umask.
+ *   less the umask. It may still be being found out (a promise) while the file is created.
  */
 export async function writeNewFileDurably(
   path: string,
   text: string,
-  mode?: number,
+  mode?: number | Promise<number | undefined>,
 ): Promise<void> {
-  const handle = await open(path, "wx");
+  const [opened, bits] = await Promise.allSettled([open(path, "wx"), mode]);
+  if (opened.status === "rejected") throw opened.reason;
+  const handle = opened.value;
   try {
-    if (mode !== undefined) await handle.chmod(mode);
+    if (bits.status === "rejected") throw bits.reason;
+    if (bits.value !== undefined) await handle.chmod(bits.value);
     await handle.writeFile(text, "utf8");
     await handle.sync();
   } finally {
@@ -58,6 +61,43 @@ export async function syncFile(path: string): Promise<void> {
  */
 const unsupportedDirectorySyncCodes = new Set(["EISDIR", "EPERM", "EINVAL", "ENOTSUP", "EBADF"]);
 
+/** A directory opened by {@link openDirectory}; `null` where directories cannot be opened. */
+export type OpenedDirectory = Awaited<ReturnType<typeof open>> | null;
+
+/**
+ * Opens a directory to flush it later with {@link syncOpenedDirectory}: an `fsync` on it
+ * flushes the entries it has when the `fsync` runs, so it may be opened before the `rename` it
+ * is to make durable. `null` on platforms that cannot open a directory.
+ *
+ * @param directory - the directory.
+ * @throws any other failure (the directory is missing, an I/O error).
+ */
+export async function openDirectory(directory: string): Promise<OpenedDirectory> {
+  try {
+    return await open(directory, "r");
+  } catch (error) {
+    if (unsupportedDirectorySyncCodes.has(errorCodeOf(error) ?? "")) return null;
+    throw error;
+  }
+}
+
+/**
+ * Flushes a directory opened by {@link openDirectory} (`fsync`) and closes it. Platforms and
+ * file systems that cannot are skipped silently; any other failure (an I/O error) is thrown.
+ *
+ * @param handle - the opened directory, or `null` (nothing to do).
+ */
+export async function syncOpenedDirectory(handle: OpenedDirectory): Promise<void> {
+  if (handle === null) return;
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!unsupportedDirectorySyncCodes.has(errorCodeOf(error) ?? "")) throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Flushes a directory's entries (`fsync` on the directory), so a `rename`, `link` or `unlink`
  * in it survives a power loss. Platforms that cannot do this are skipped silently; any other
@@ -66,18 +106,5 @@ const unsupportedDirectorySyncCodes = new Set(["EISDIR", "EPERM", "EINVAL", "ENO
  * @param directory - the directory to flush.
  */
 export async function syncDirectory(directory: string): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(directory, "r");
-  } catch (error) {
-    if (unsupportedDirectorySyncCodes.has(errorCodeOf(error) ?? "")) return;
-    throw error;
-  }
-  try {
-    await handle.sync();
-  } catch (error) {
-    if (!unsupportedDirectorySyncCodes.has(errorCodeOf(error) ?? "")) throw error;
-  } finally {
-    await handle.close();
-  }
+  await syncOpenedDirectory(await openDirectory(directory));
 }

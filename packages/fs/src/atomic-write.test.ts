@@ -123,6 +123,17 @@ describe("atomicWriteFile", () => {
     });
   });
 
+  it("looks for crashed writers' files on this process's first write of a file only", async () => {
+    const path = join(directory, "once.json");
+    await atomicWriteFile(path, "first");
+    // Left by a writer in another process that crashed after this one's first write.
+    const crashed = join(directory, `.once.json.${deadPid()}.0123456789ab.tmp`);
+    await writeFile(crashed, '{"torn');
+    await atomicWriteFile(path, "second");
+    expect(await entries()).toContain(crashed.slice(directory.length + 1));
+    expect(await readFile(path, "utf8")).toBe("second");
+  });
+
   it("ignores and then removes temporary files of crashed writers, sparing live ones", async () => {
     const path = join(directory, "loop_state.json");
     await writeFile(path, "good");

@@ -1,18 +1,11 @@
-import {
-  copyFile,
-  constants as fsConstants,
-  link,
-  lstat,
-  mkdir,
-  rename,
-  stat,
-  unlink,
-} from "node:fs/promises";
+import { mkdir, rename, stat, unlink } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { preserveCurrentVersion } from "./atomic-write-backup.js";
 import {
-  hardLinkUnsupportedCodes,
+  type OpenedDirectory,
+  openDirectory,
   syncDirectory,
-  syncFile,
+  syncOpenedDirectory,
   writeNewFileDurably,
 } from "./atomic-write-durable.js";
 import { errorCodeOf } from "./atomic-write-error-code.js";
@@ -48,16 +41,23 @@ export interface AtomicWriteOptions {
  * mix, a truncated file or no file.
  *
  * Steps, in this order:
- * 1. Remove temporary files left by crashed writers of this file (and of its backup).
+ * 1. On this process's first write of the file: remove temporary files left by crashed
+ *    writers of it (and of its backup), while the next steps run (they are never this write's
+ *    files; the write resolves once they are gone). Leftovers come only from a writer that
+ *    crashed, which, while this process writes the file, is one in another process: those are
+ *    removed by the next process that writes it. A loop writes its state and logs several
+ *    times an iteration, and a listing of the folder on each write cost more than the write.
  * 2. Write the new text to a unique temporary file in the same directory
- *    (`.<name>.<pid>.<random>.tmp`) and `fsync` it.
- * 3. With `backupPath`: hard-link the current file to a temporary name next to the backup (a
- *    copy, `fsync`ed, where hard links are not supported), then `rename` that over the backup.
+ *    (`.<name>.<pid>.<random>.tmp`) and `fsync` it. Meanwhile, with `backupPath`, hard-link
+ *    the current file to a temporary name next to the backup (a copy, `fsync`ed, where hard
+ *    links are not supported).
+ * 3. With `backupPath`: `rename` that link over the backup.
  * 4. `rename` the temporary file over the target.
  * 5. `fsync` the directory (and the backup's, when it differs).
  *
  * Why this order: the target is only ever replaced by `rename`, so it is the old or the new
- * version at every instant. The backup is replaced (step 3) before the target (step 4), and
+ * version at every instant. Nothing is replaced before the new text is on the disk (step 2's
+ * link only adds a name). The backup is replaced (step 3) before the target (step 4), and
  * also only by `rename`: at every instant it holds a complete earlier version — the one before
  * the old (until step 3), then the old (from step 3 on). A crash between steps 3 and 4 leaves
  * target and backup both holding the old version, which loses nothing. Doing the target first
@@ -124,6 +124,32 @@ function directoryModeOf(mode: number): number {
   return bits;
 }
 
+/**
+ * The files (with their backups) whose leftovers this process has looked for (step 1). Emptied
+ * when it reaches {@link MAX_CLEANED} (a process writing ever new files, such as iteration
+ * logs, looks again now and then rather than keeping every name).
+ */
+const cleaned = new Set<string>();
+const MAX_CLEANED = 1000;
+
+/**
+ * Step 1: the leftovers of crashed writers of `target` and its backup, on this process's first
+ * write of them; never rejects.
+ */
+async function removeLeftovers(target: string, backup: string | null): Promise<void> {
+  const key = backup === null ? target : `${target}\0${backup}`;
+  if (cleaned.has(key)) return;
+  if (cleaned.size >= MAX_CLEANED) cleaned.clear();
+  cleaned.add(key);
+  // One listing of the folder finds both files' leftovers (the backup lives beside the file).
+  if (backup === null || dirname(backup) === dirname(target)) {
+    await removeStaleTemporaryFiles(target, backup ?? undefined);
+  } else {
+    await removeStaleTemporaryFiles(target);
+    await removeStaleTemporaryFiles(backup);
+  }
+}
+
 async function replaceFile(
   target: string,
   text: string,
@@ -135,30 +161,49 @@ async function replaceFile(
   if (directoryMode !== null && backup !== null && dirname(backup) !== dirname(target)) {
     await mkdir(dirname(backup), { recursive: true, mode: directoryMode.mode });
   }
-  // One listing of the folder finds both files' leftovers (the backup lives beside the file).
-  if (backup === null || dirname(backup) === dirname(target)) {
-    await removeStaleTemporaryFiles(target, backup ?? undefined);
-  } else {
-    await removeStaleTemporaryFiles(target);
-    await removeStaleTemporaryFiles(backup);
+  const leftovers = removeLeftovers(target, backup);
+  try {
+    await writeAndRename(target, text, backup, mode, directoryMode);
+  } finally {
+    await leftovers;
   }
+}
+
+/** Steps 2 to 5 of {@link atomicWriteFile}. */
+async function writeAndRename(
+  target: string,
+  text: string,
+  backup: string | null,
+  mode: number | undefined,
+  directoryMode: { readonly mode: number | undefined } | null,
+): Promise<void> {
   const temporary = temporaryPathFor(target);
   const backupTemporary = backup === null ? null : temporaryPathFor(backup);
+  // The folder is opened now and flushed after the renames (a missing one is opened then).
+  const [written, kept, folder] = await Promise.allSettled([
+    writeTemporaryFile(temporary, text, permissionsOf(target), mode, directoryMode),
+    backupTemporary === null
+      ? Promise.resolve(false)
+      : preserveCurrentVersion(target, backupTemporary),
+    openDirectory(dirname(target)),
+  ]);
+  // Everything above has settled, so a failure leaves no step running.
+  const opened: OpenedDirectory | undefined =
+    folder.status === "fulfilled" ? folder.value : undefined;
   try {
-    const bits = (await permissionsOf(target)) ?? mode;
-    await writeTemporaryFile(temporary, text, bits, directoryMode);
-    if (backup !== null && backupTemporary !== null) {
-      if (await preserveCurrentVersion(target, backupTemporary)) {
-        await rename(backupTemporary, backup);
-      }
+    if (written.status === "rejected") throw written.reason;
+    if (kept.status === "rejected") throw kept.reason;
+    if (backup !== null && backupTemporary !== null && kept.value) {
+      await rename(backupTemporary, backup);
     }
     await rename(temporary, target);
   } catch (error) {
+    await opened?.close().catch(() => undefined);
     await removeQuietly(temporary);
     if (backupTemporary !== null) await removeQuietly(backupTemporary);
     throw error;
   }
-  await syncDirectory(dirname(target));
+  await syncOpenedDirectory(opened === undefined ? await openDirectory(dirname(target)) : opened);
   if (backup !== null && dirname(backup) !== dirname(target)) await syncDirectory(dirname(backup));
 }
 
@@ -168,49 +213,26 @@ function directoryModeFor(mode: number | undefined): { readonly mode: number | u
 }
 
 /**
- * Writes the temporary file durably ({@link writeNewFileDurably}). With `createDirectory`, a
- * missing folder is created and the write tried once more: the folder is there on every write
- * but the first, so it is not created (or checked) ahead of each one.
+ * Writes the temporary file durably ({@link writeNewFileDurably}) with the bits of the file it
+ * replaces (`replacedBits`, read while the file is created), else `mode`. With
+ * `createDirectory`, a missing folder is created and the write tried once more: the folder is
+ * there on every write but the first, so it is not created (or checked) ahead of each one.
  */
 async function writeTemporaryFile(
   temporary: string,
   text: string,
+  replacedBits: Promise<number | undefined>,
   mode: number | undefined,
   directoryMode: { readonly mode: number | undefined } | null,
 ): Promise<void> {
+  const bits = replacedBits.then((replaced) => replaced ?? mode);
   try {
-    await writeNewFileDurably(temporary, text, mode);
+    await writeNewFileDurably(temporary, text, bits);
   } catch (error) {
     if (directoryMode === null || errorCodeOf(error) !== "ENOENT") throw error;
     await mkdir(dirname(temporary), { recursive: true, mode: directoryMode.mode });
-    await writeNewFileDurably(temporary, text, mode);
+    await writeNewFileDurably(temporary, text, bits);
   }
-}
-
-/**
- * Makes `destination` a copy of `source`'s current content: a hard link (no data copied; safe
- * because the store never changes a file in place, only replaces it), or a flushed copy where
- * hard links are unsupported.
- *
- * @returns `false` when `source` does not exist (nothing to keep).
- */
-async function preserveCurrentVersion(source: string, destination: string): Promise<boolean> {
-  try {
-    await link(source, destination);
-    return true;
-  } catch (error) {
-    const code = errorCodeOf(error);
-    if (code === "ENOENT" && !(await exists(source))) return false;
-    if (!hardLinkUnsupportedCodes.has(code ?? "")) throw error;
-  }
-  try {
-    await copyFile(source, destination, fsConstants.COPYFILE_EXCL);
-  } catch (error) {
-    if (errorCodeOf(error) === "ENOENT" && !(await exists(source))) return false;
-    throw error;
-  }
-  await syncFile(destination);
-  return true;
 }
 
 /** The permission bits of `path`, or `undefined` when it does not exist (or is not readable). */
@@ -219,17 +241,6 @@ async function permissionsOf(path: string): Promise<number | undefined> {
     return (await stat(path)).mode & 0o7777;
   } catch {
     return undefined;
-  }
-}
-
-/** Whether `path` exists; `ENOENT` on the destination's directory must not pass for "no source". */
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch (error) {
-    if (errorCodeOf(error) === "ENOENT") return false;
-    throw error;
   }
 }
 

@@ -253,13 +253,16 @@ describe("FileStateStore on disk", () => {
     }
   });
 
-  it("ignores temporary files of a crashed writer and cleans them on the next write", async () => {
-    const store = createFileStateStore({ root });
-    await store.set("t", "loop_state", '{"v":1}');
+  it("ignores temporary files of a crashed writer and cleans them on its first write", async () => {
+    // As a crashed earlier run leaves them: the document and the leftovers are there before
+    // this process writes the document.
     const terminal = join(root, "terminals", "t");
+    await mkdir(terminal, { recursive: true });
+    await writeFile(join(terminal, "loop_state.json"), '{"v":1}');
     const pid = deadPid();
     await writeFile(join(terminal, `.loop_state.json.${pid}.0123456789ab.tmp`), '{"v":');
     await writeFile(join(terminal, `.loop_state.json.bak.${pid}.0123456789ab.tmp`), '{"v');
+    const store = createFileStateStore({ root });
     expect(await store.get("t", "loop_state")).toBe('{"v":1}');
     expect(await store.get("t", "loop_state", "backup")).toBeNull();
     await store.set("t", "loop_state", '{"v":2}');

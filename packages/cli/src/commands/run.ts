@@ -24,6 +24,7 @@ import {
 import { resetBeforeRun } from "../reset/reset-before-run.js";
 import { checkPlanFile } from "../run/check-plan-file.js";
 import { checkProjectPaths } from "../run/check-project-paths.js";
+import { createConfigReloader } from "../run/config-reloader.js";
 import { AGENT_INSTALL_HINTS, createExecutor } from "../run/create-executor.js";
 import { printDryRun, printDryRunJson } from "../run/dry-run.js";
 import { exitCodeFor } from "../run/exit-code.js";
@@ -193,7 +194,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     executor,
     store: project.store,
     config: overrides,
-    loadConfig: () => loadProjectConfig(project),
+    loadConfig: createConfigReloader(project),
     terminalId: project.terminalId,
     // Its real path: a project reached through a symlink is the same project.
     projectRoot: await realpath(project.cwd).catch(() => project.cwd),

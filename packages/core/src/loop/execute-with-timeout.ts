@@ -27,6 +27,9 @@ export function timeoutMessage(timeoutMs: number): string {
   return `timed out after ${minutes} minute${minutes === "1" ? "" : "s"}`;
 }
 
+/** Why the run's timers are stopped once it settles; nobody reads it. */
+const TIMERS_STOPPED = "the run settled";
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -110,7 +113,8 @@ export async function executeWithTimeout(
       thrown: null,
     };
   } finally {
-    stopTimers.abort();
+    // With a reason of its own: an abort without one builds a DOMException (a stack trace).
+    stopTimers.abort(TIMERS_STOPPED);
     options.signal?.removeEventListener("abort", onCallerAbort);
   }
 }

@@ -25,36 +25,51 @@ export function withAttempts(state: LoopState, taskId: string, attempts: number)
  */
 export const KEPT_DELETED_COMPLETIONS = 100;
 
+/** What the plan says of a task id, in {@link withCompletedFromPlan}. */
+const OPEN = 0;
+const DONE = 1;
+/** A checked task's id already in the new `completed_tasks`. */
+const LISTED = 2;
+
 /**
  * The state with `completed_tasks` as the plan shows them now (an agent may uncheck one): the
  * plan's checked tasks, and the last {@link KEPT_DELETED_COMPLETIONS} completed tasks it no
  * longer lists, in completion order. The attempts of tasks it no longer lists are dropped.
+ * One pass over the plan and two over the list, with one map (this runs twice an iteration).
  */
 export function withCompletedFromPlan(state: LoopState, view: PlanView): LoopState {
-  const done: string[] = [];
-  const planIds = new Set<string>();
+  const plan = new Map<string, number>();
   for (const task of view.tasks) {
-    planIds.add(task.id);
-    if (task.done) done.push(task.id);
+    if (task.done) plan.set(task.id, DONE);
+    else if (!plan.has(task.id)) plan.set(task.id, OPEN);
   }
-  const doneIds = new Set(done);
-  const deleted = state.completed_tasks.filter((id) => !planIds.has(id));
-  const keptDeleted = new Set(deleted.slice(-KEPT_DELETED_COMPLETIONS));
-  const next: LoopState = {
-    ...state,
-    completed_tasks: withIds(
-      state.completed_tasks.filter((id) => doneIds.has(id) || keptDeleted.has(id)),
-      done,
-    ),
-  };
+  const completed = state.completed_tasks;
+  const deleted = completed.filter((id) => !plan.has(id));
+  const keptDeleted =
+    deleted.length === 0 ? null : new Set(deleted.slice(-KEPT_DELETED_COMPLETIONS));
+  const next: string[] = [];
+  for (const id of completed) {
+    const mark = plan.get(id);
+    if (mark === undefined ? keptDeleted?.has(id) === true : mark !== OPEN) {
+      next.push(id);
+      if (mark === DONE) plan.set(id, LISTED);
+    }
+  }
+  for (const task of view.tasks) {
+    if (task.done && plan.get(task.id) === DONE) {
+      next.push(task.id);
+      plan.set(task.id, LISTED);
+    }
+  }
+  const synced: LoopState = { ...state, completed_tasks: next };
   const attempts = state.task_attempts;
-  if (attempts === undefined) return next;
+  if (attempts === undefined) return synced;
   const ids = Object.keys(attempts);
-  if (ids.every((id) => planIds.has(id))) return next;
+  if (ids.every((id) => plan.has(id))) return synced;
   return {
-    ...next,
+    ...synced,
     task_attempts: Object.fromEntries(
-      ids.filter((id) => planIds.has(id)).map((id) => [id, attempts[id] ?? 0]),
+      ids.filter((id) => plan.has(id)).map((id) => [id, attempts[id] ?? 0]),
     ),
   };
 }

@@ -93,7 +93,10 @@ export function selectNextTask<Task extends SelectableTask>(
     return byIdMap;
   };
   const recordedFailures = new Set(input.failedTaskIds);
-  const attemptsOf = (id: string) => input.attempts[id] ?? 0;
+  // Looked up in a Map: a task id sliced from the plan is no property key V8 has interned, and
+  // every lookup in the record would intern it again. Most plans have no attempts at all.
+  const attempts = new Map(Object.entries(input.attempts));
+  const attemptsOf = (id: string) => (attempts.size === 0 ? 0 : (attempts.get(id) ?? 0));
   const isFailed = (task: SelectableTask) =>
     !task.done && (recordedFailures.has(task.id) || attemptsOf(task.id) >= input.maxAttempts);
 

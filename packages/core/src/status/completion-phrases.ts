@@ -141,6 +141,12 @@ function globalPattern(pattern: RegExp): RegExp {
   return pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`);
 }
 
+/** {@link STRONG_COMPLETIONS} with global patterns, made once (`matchAll` resets each). */
+const GLOBAL_STRONG_COMPLETIONS: readonly StrongCompletion[] = STRONG_COMPLETIONS.map((entry) => ({
+  pattern: globalPattern(entry.pattern),
+  words: entry.words,
+}));
+
 /** Whether any character of a range is marked. */
 function overlapsCounted(counted: Uint8Array, range: TextRange): boolean {
   for (let index = range.start; index < range.end; index += 1) {
@@ -165,12 +171,12 @@ export function findCompletionPhrases(
   extraPhrases: readonly string[] = [],
 ): string[] {
   const patterns: readonly StrongCompletion[] = [
-    ...STRONG_COMPLETIONS,
+    ...GLOBAL_STRONG_COMPLETIONS,
     ...extraPhrases.flatMap((phrase) => {
       const pattern = phrasePattern(phrase);
       return pattern === null ? [] : [{ pattern, words: [] }];
     }),
-  ].map((entry) => ({ pattern: globalPattern(entry.pattern), words: entry.words }));
+  ];
   const found = new Map<string, string>();
   for (const sentence of sentences) {
     if (/\?["')\]]*$/.test(sentence.text)) continue;

@@ -4,6 +4,7 @@ import { findCodeSpans } from "./code-spans.js";
 import { locateStatusBlocks } from "./locate-status-blocks.js";
 import { splitMarkdownChunks } from "./markdown-chunks.js";
 import { MAX_PARSED_LINE_LENGTH, type OpenFence, prepareMarkdownInput } from "./markdown-input.js";
+import { plainParagraphTree } from "./plain-paragraphs.js";
 import { introducesRecords, isCommitLine, RecordSections } from "./quoted-records.js";
 import { type ProseSentence, splitSentences } from "./sentences.js";
 import { blankRanges, keepRanges, type TextRange } from "./text-mask.js";
@@ -143,6 +144,17 @@ export interface ProseContext {
   readonly excluded?: readonly TextRange[];
   /** The fence open where the text starts, when the text is the end of a longer answer. */
   readonly openFence?: OpenFence | null;
+  /**
+   * Parses one chunk of the parser's copy into its mdast tree. By default a chunk of plain
+   * paragraphs is read by `plainParagraphTree` and any other by mdast-util-from-markdown; the
+   * identity tests pass `fromMarkdown` itself, to compare.
+   */
+  readonly parseChunk?: ((source: string) => Nodes) | undefined;
+}
+
+/** A chunk's tree: plain paragraphs read directly, anything else by mdast-util-from-markdown. */
+function parseChunk(source: string): Nodes {
+  return plainParagraphTree(source) ?? fromMarkdown(source);
 }
 
 /** The last prose block that starts at or before an offset, from a sorted list. */
@@ -222,11 +234,12 @@ export function extractProse(text: string, context: ProseContext = {}): Prose {
   const blocks: ProseBlock[] = [];
   const inlineCode: TextRange[] = [];
   const records: RecordContext = { sections: new RecordSections(), introduced: false };
+  const parse = context.parseChunk ?? parseChunk;
   for (const chunk of splitMarkdownChunks(input.text)) {
     const source = input.text.slice(chunk.start, chunk.end);
     if (!/\S/.test(source)) continue;
     const collector = { blocks, inlineCode, offset: chunk.start, source: parsed, records };
-    collectProseBlocks(fromMarkdown(source), collector, false);
+    collectProseBlocks(parse(source), collector, false);
   }
   const tails = proseTails(parsed, input.tails, blocks, inlineCode);
   const proseBlocks = [...blocks, ...tails].sort((left, right) => left.start - right.start);

@@ -1,0 +1,27 @@
+import { readFile } from "node:fs/promises";
+import type { LoopConfig } from "@loop/core";
+import { loadProjectConfig, type Project } from "../project.js";
+
+/**
+ * The `loadConfig` of `loop run`: the project's config read again before every iteration, so
+ * an edit of `config.yaml` applies from the next one. A file that did not change since the last
+ * read (the same bytes, or still missing) gives the same config object without parsing it
+ * again, which the engine then does not resolve again either.
+ *
+ * @param project - the project whose config file to read.
+ * @returns the loader.
+ */
+export function createConfigReloader(project: Project): () => Promise<LoopConfig> {
+  let last: { readonly bytes: Buffer | null; readonly config: LoopConfig } | null = null;
+  return async () => {
+    const bytes = await readFile(project.configPath).catch(() => null);
+    if (last !== null && sameBytes(last.bytes, bytes)) return last.config;
+    const config = await loadProjectConfig(project);
+    last = { bytes, config };
+    return config;
+  };
+}
+
+function sameBytes(left: Buffer | null, right: Buffer | null): boolean {
+  return left === null || right === null ? left === right : left.equals(right);
+}
