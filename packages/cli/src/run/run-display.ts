@@ -162,7 +162,11 @@ export function showEvents(loop: Loop, display: RunDisplay, style: Style, now: (
       return;
     }
     const why = outcome === "conflict" ? `conflicts in ${files.join(", ")}` : "could not be merged";
-    display.line(style.yellow(`${taskId} ${why}: rolled back, its work kept, it runs again`));
+    display.line(
+      style.yellow(
+        `${taskId} ${why}: rolled back, its work kept; the next attempt, if any, starts afresh`,
+      ),
+    );
   });
   loop.on("iteration-end", ({ iteration, result }) => {
     const took = formatDuration(now() - (startedAt.get(iteration) ?? now()));

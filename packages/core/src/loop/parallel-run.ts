@@ -512,7 +512,7 @@ export class ParallelRun {
         result: {
           ...result,
           success: false,
-          error: `its work conflicts with the main line in ${integration.files.join(", ")} (kept on branch ${kept}); it runs again from the new main line`,
+          error: `its work conflicts with the main line in ${integration.files.join(", ")} (kept on branch ${kept}); the next attempt, if it has one left, starts from the new main line`,
         },
         after: null,
       };
