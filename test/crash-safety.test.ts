@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundleWithCore } from "./support/bundle-with-core.js";
 
 // Kills a process writing state through createFileStateStore with SIGKILL at random moments,
 // hundreds of times, and checks after each kill that nothing was lost or torn: the current
@@ -17,7 +17,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const storeSource = fileURLToPath(
   new URL("../packages/fs/src/file-state-store.ts", import.meta.url),
 );
-const coreSource = fileURLToPath(new URL("../packages/core/src/index.ts", import.meta.url));
 const writerScript = fileURLToPath(new URL("./fixtures/state-writer.mjs", import.meta.url));
 
 /**
@@ -30,36 +29,9 @@ const terminalId = "term_crash";
 const key = "loop_state";
 
 /** The part of esbuild's API this test uses. */
-interface Esbuild {
-  build(options: Record<string, unknown>): Promise<unknown>;
-}
-
 /** Bundles the store's source, with @loop/core from source, into one ESM file. */
-async function bundleStore(directory: string): Promise<string> {
-  const require = createRequire(import.meta.url);
-  const esbuildPath = createRequire(require.resolve("tsup")).resolve("esbuild");
-  const esbuild = (await import(pathToFileURL(esbuildPath).href)) as Esbuild;
-  const outfile = join(directory, "file-state-store.bundle.mjs");
-  await esbuild.build({
-    entryPoints: [storeSource],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "silent",
-    plugins: [
-      {
-        name: "loop-core-from-source",
-        setup(build: {
-          onResolve(options: { filter: RegExp }, resolve: () => { path: string }): void;
-        }) {
-          build.onResolve({ filter: /^@loop\/core$/ }, () => ({ path: coreSource }));
-        },
-      },
-    ],
-  });
-  return outfile;
+function bundleStore(directory: string): Promise<string> {
+  return bundleWithCore(storeSource, join(directory, "file-state-store.bundle.mjs"));
 }
 
 /** What one writer child did before it died. */

@@ -53,13 +53,27 @@ function growth(
 ) {
   const small = make(size);
   const large = make(size * 8);
-  return (
-    fastest(() => run(large), runs) /
-    Math.max(
-      fastest(() => run(small), runs),
-      0.5,
-    )
+  return leastOf(
+    () =>
+      fastest(() => run(large), runs) /
+      Math.max(
+        fastest(() => run(small), runs),
+        0.5,
+      ),
   );
+}
+
+/**
+ * The least of up to three measurements of a growth ratio, stopping at the first below `below`:
+ * the machine's load only ever makes one ratio larger (a busy moment during the large input's
+ * runs), while work of a higher order gives a ratio over the limit every time.
+ */
+function leastOf(measure: () => number, below = 16): number {
+  let least = Number.POSITIVE_INFINITY;
+  for (let attempt = 0; attempt < 3 && least >= below; attempt += 1) {
+    least = Math.min(least, measure());
+  }
+  return least;
 }
 
 /**
@@ -79,7 +93,7 @@ function planGrowth(make: (size: number) => string, start: number): number {
   while (size < start * 64 && fastest(() => parse(make(size)), 2) < 10) size *= 2;
   const small = make(size);
   const large = make(size * 16);
-  return fastest(() => parse(large), 2) / fastest(() => parse(small), 5);
+  return leastOf(() => fastest(() => parse(large), 2) / fastest(() => parse(small), 5), 32);
 }
 
 describe("hostile agent answers (issue 13, item 5)", () => {

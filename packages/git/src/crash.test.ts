@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, realpath, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundleWithCore } from "../../../test/support/bundle-with-core.js";
 import { gitWorkspaces } from "./git-workspaces.js";
 import { readJournal } from "./integration-journal.js";
 import {
@@ -25,38 +25,10 @@ const kills = Math.max(50, Number(process.env.LOOP_GIT_CRASH_KILLS ?? 0) || 0);
 const seed = Number(process.env.LOOP_GIT_CRASH_SEED ?? 0) || Math.floor(Math.random() * 2 ** 31);
 const worker = fileURLToPath(new URL("./fixtures/crash-worker.mjs", import.meta.url));
 const source = fileURLToPath(new URL("./index.ts", import.meta.url));
-const coreSource = fileURLToPath(new URL("../../core/src/index.ts", import.meta.url));
 
 /** The part of esbuild's API this test uses. */
-interface Esbuild {
-  build(options: Record<string, unknown>): Promise<unknown>;
-}
-
-async function bundle(directory: string): Promise<string> {
-  const require = createRequire(import.meta.url);
-  const esbuildPath = createRequire(require.resolve("tsup")).resolve("esbuild");
-  const esbuild = (await import(pathToFileURL(esbuildPath).href)) as Esbuild;
-  const outfile = join(directory, "loop-git.bundle.mjs");
-  await esbuild.build({
-    entryPoints: [source],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "silent",
-    plugins: [
-      {
-        name: "loop-core-from-source",
-        setup(build: {
-          onResolve(options: { filter: RegExp }, resolve: () => { path: string }): void;
-        }) {
-          build.onResolve({ filter: /^@loop\/core$/ }, () => ({ path: coreSource }));
-        },
-      },
-    ],
-  });
-  return outfile;
+function bundle(directory: string): Promise<string> {
+  return bundleWithCore(source, join(directory, "loop-git.bundle.mjs"));
 }
 
 /** A seeded generator (mulberry32), so a failing run can be replayed. */

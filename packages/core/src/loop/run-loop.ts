@@ -58,6 +58,7 @@ import { defaultRunId } from "./run-id.js";
 import type { LoopResult, RunLoopOptions } from "./run-loop-options.js";
 import { systemClock } from "./system-clock.js";
 import { UnsupportedExecutorError } from "./unsupported-executor-error.js";
+import type { TaskWorkspace } from "./workspace.js";
 
 export { UNKNOWN_RESET_WAIT_MS } from "./reset-wait.js";
 
@@ -193,21 +194,7 @@ class LoopRun {
       readView: (config) =>
         readPlanView(this.options.plan, this.cache, config.plans.optional_headings),
       request: (config, view, task, iteration, attempt, workspace) =>
-        iterationRequest({
-          options: this.options,
-          config,
-          view,
-          task,
-          iteration,
-          attempt,
-          terminalId: this.terminalId,
-          sessionId: null,
-          unmetRequirements: this.unmetRequirements,
-          concerns: this.concerns,
-          unansweredQuestions: [],
-          previousFailure: this.lastFailure.get(task.id) ?? null,
-          workspace,
-        }),
+        this.requestFor(config, view, task, iteration, attempt, workspace),
       checked: (result, iteration, taskId) => this.checked(result, iteration, taskId),
       addCost: (costUsd) => this.addCost(costUsd),
       settle: async (config, task, result, timedOut, iteration, aborted) => {
@@ -227,6 +214,35 @@ class LoopRun {
         this.usageLimit = toUsageLimitRecord(limit);
       },
     };
+  }
+
+  /**
+   * An iteration's request, from what the loop knows now. A parallel run's worker (its
+   * `workspace`) starts a session of its own and carries no questions of another task's run.
+   */
+  private requestFor(
+    config: LoopConfig,
+    view: PlanView,
+    task: LoopTask | null,
+    iteration: number,
+    attempt: number,
+    workspace?: TaskWorkspace,
+  ) {
+    return iterationRequest({
+      options: this.options,
+      config,
+      view,
+      task,
+      iteration,
+      attempt,
+      terminalId: this.terminalId,
+      sessionId: workspace === undefined ? this.sessionId : null,
+      unmetRequirements: this.unmetRequirements,
+      concerns: this.concerns,
+      unansweredQuestions: workspace === undefined ? this.unansweredQuestions : [],
+      previousFailure: task ? (this.lastFailure.get(task.id) ?? null) : null,
+      workspace,
+    });
   }
 
   /** The executor's result with implausible reports dropped, each recorded as an error. */
@@ -539,20 +555,7 @@ class LoopRun {
         kind: task ? "task" : "wrap_up",
       });
 
-      const request = iterationRequest({
-        options: this.options,
-        config,
-        view,
-        task,
-        iteration,
-        attempt,
-        terminalId: this.terminalId,
-        sessionId: this.sessionId,
-        unmetRequirements: this.unmetRequirements,
-        concerns: this.concerns,
-        unansweredQuestions: this.unansweredQuestions,
-        previousFailure: task ? (this.lastFailure.get(task.id) ?? null) : null,
-      });
+      const request = this.requestFor(config, view, task, iteration, attempt);
       // The call counts when it starts, and is saved before the agent runs: a loop that crashes
       // or is killed mid-call cannot get round the hourly limit by restarting. An executor that
       // starts processes (it has `stopSurvivors`) records each before starting it, and that
