@@ -4,7 +4,6 @@ import type { ExitReason } from "../policy/exit-reasons.js";
 import { checkRateLimit, recordCall } from "../policy/rate-limiter.js";
 import { type SchedulableTask, scheduleTasks } from "../policy/schedule-tasks.js";
 import { formatTimestamp } from "../state/iso-timestamp.js";
-import type { LoopState } from "../state/loop-state.js";
 import { fromRateWindow, toRateWindow } from "../state/persisted-rate-window.js";
 import type { ExecutionOutcome } from "./execute-with-timeout.js";
 import { executeWithTimeout } from "./execute-with-timeout.js";
@@ -16,7 +15,7 @@ import { readPlanView } from "./plan-view.js";
 import { AgentProcessRecorder, stopPreviousAgent } from "./previous-agent.js";
 import { UNKNOWN_RESET_WAIT_MS } from "./reset-wait.js";
 import type { ParallelOptions } from "./run-loop-options.js";
-import { updateWorker, withoutWorker, withWorker } from "./worker-records.js";
+import { updateWorker, withoutWorker, withoutWorkers, withWorker } from "./worker-records.js";
 import type { MergeConflict, TaskWorkspace, WorkspaceSave } from "./workspace.js";
 
 /** A task a worker runs now. */
@@ -105,10 +104,7 @@ export class ParallelRun {
       const stopped = await stopPreviousAgent(worker.agent_process, host.options.executor);
       if (stopped !== null) host.record("previous_agent_stopped", stopped);
     }
-    if (state.workers !== undefined) {
-      const { workers: _left, ...rest } = state;
-      host.setState(rest as LoopState);
-    }
+    host.setState(withoutWorkers(state));
     const given = new Set(state.failed_tasks);
     const resume = view.tasks.filter((task) => !task.done && !given.has(task.id));
     const recovery = await this.parallel.workspaces.recover({
@@ -331,15 +327,32 @@ export class ParallelRun {
       copy.tasks.find((item) => item.id === task.id)?.done === true ||
       outcome.result.taskComplete === true;
     const finished: Finished = { worker, workspace, outcome, save, done };
-    const settled = this.#settling.then(() => this.#settle(config, finished));
-    this.#settling = settled.then(
+    // What may follow the settling without holding the next one back (removing an integrated
+    // task's working copy): the worker is done once it is.
+    const after = await this.#inTurn(() => this.#settle(config, finished));
+    await after?.();
+  }
+
+  /** Runs `work` once every settling begun before it is over; the next waits for it. */
+  #inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.#settling.then(work);
+    this.#settling = turn.then(
       () => undefined,
       () => undefined,
     );
-    // What may follow the settling without holding the next one back (removing an integrated
-    // task's working copy): the worker is done once it is.
-    const after = await settled;
-    await after?.();
+    return turn;
+  }
+
+  /** Settles an iteration as the host does, and stops the run when that decides an exit. */
+  async #settleAndDecide(
+    config: LoopConfig,
+    task: LoopTask,
+    result: ExecutionResult,
+    timedOut: boolean,
+    iteration: number,
+  ): Promise<void> {
+    const decision = await this.host.settle(config, task, result, timedOut, iteration, false);
+    if (decision?.exit && decision.reason) this.#halt(decision.reason);
   }
 
   /**
@@ -376,19 +389,9 @@ export class ParallelRun {
 
   /** Settles an iteration whose agent never ran, in turn with the others. */
   async #settleTurn(config: LoopConfig, worker: Worker, result: ExecutionResult): Promise<void> {
-    const settled = this.#settling.then(async () => {
-      const decision = await this.host.settle(
-        config,
-        worker.task,
-        result,
-        false,
-        worker.iteration,
-        false,
-      );
-      if (decision?.exit && decision.reason) this.#halt(decision.reason);
-    });
-    this.#settling = settled.catch(() => undefined);
-    await settled;
+    await this.#inTurn(() =>
+      this.#settleAndDecide(config, worker.task, result, false, worker.iteration),
+    );
   }
 
   /**
@@ -437,8 +440,7 @@ export class ParallelRun {
       if (closed.keptBranch !== null) this.#resumeFrom.set(task.id, closed.keptBranch);
       host.keepBranch(task.id, closed.keptBranch);
     }
-    const decision = await host.settle(config, task, settled, outcome.timedOut, iteration, false);
-    if (decision?.exit && decision.reason) this.#halt(decision.reason);
+    await this.#settleAndDecide(config, task, settled, outcome.timedOut, iteration);
     return after;
   }
 

@@ -24,7 +24,12 @@ export function updateWorker(
 /** The state without the task's worker record; without `workers` once none is left. */
 export function withoutWorker(state: LoopState, taskId: string): LoopState {
   const workers = (state.workers ?? []).filter((worker) => worker.task_id !== taskId);
-  if (workers.length > 0) return { ...state, workers };
+  return workers.length > 0 ? { ...state, workers } : withoutWorkers(state);
+}
+
+/** The state without `workers` (the same state when it has none). */
+export function withoutWorkers(state: LoopState): LoopState {
+  if (state.workers === undefined) return state;
   const { workers: _none, ...rest } = state;
   return rest as LoopState;
 }
