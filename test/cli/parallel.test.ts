@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 interface AgentRecord {
-  readonly type: "start" | "end";
+  readonly type: "start" | "end" | "overlap";
   readonly task: string | null;
   readonly at: number;
   readonly cwd: string;
@@ -100,7 +100,7 @@ function parallelPlan(count: number, after: readonly string[] = []): string {
 /** The most agents whose recorded runs overlapped at one moment. */
 function mostAtOnce(records: readonly AgentRecord[]): number {
   const moments = records
-    .filter((record) => record.task !== null)
+    .filter((record) => record.task !== null && record.type !== "overlap")
     .map((record) => ({ at: record.at, delta: record.type === "start" ? 1 : -1 }))
     .sort((a, b) => a.at - b.at || a.delta - b.delta);
   let now = 0;
