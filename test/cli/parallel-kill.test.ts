@@ -59,6 +59,30 @@ afterAll(async () => {
 });
 
 const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8" }).trim();
+/** What `git fsck` reports, less the half-made worktree administration of a killed add. */
+function fsckProblems(): string[] {
+  let output: string;
+  try {
+    output = execFileSync("git", ["fsck", "--no-dangling"], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    output = `${failed.stdout ?? ""}${failed.stderr ?? ""}`;
+  }
+  return output
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .filter(
+      (line) =>
+        !/^error: worktrees\/[^/]+\/HEAD: (detached HEAD points at nothing|invalid sha1 pointer)/.test(
+          line,
+        ),
+    );
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const ARGS = [
@@ -148,7 +172,10 @@ describe.runIf(onLinux)("loop run --parallel killed with SIGKILL, then run again
       loop.child.kill("SIGKILL");
       await loop.exited;
       // Always true, even before the next run puts things right.
-      expect(git("fsck", "--no-dangling"), `after kill ${kill} (seed ${SEED})`).toBe("");
+      // A kill inside `git worktree add` leaves that worktree's administrative folder half
+      // made (its HEAD points at nothing): the next run's recovery removes it, and the fsck at
+      // the end is clean. Every other fsck error is one here and now.
+      expect(fsckProblems(), `after kill ${kill} (seed ${SEED})`).toEqual([]);
       expect(existsSync(join(dir, ".git", "MERGE_HEAD")), `kill ${kill}`).toBe(false);
       // A plan finished before the kills are: the user adds tasks, as between runs.
       const planPath = join(dir, "plan.md");
