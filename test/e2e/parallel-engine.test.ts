@@ -9,7 +9,13 @@ import {
   type RunLoopOptions,
   updatePlan,
 } from "@loop/core";
-import { createTestClock, MemoryLogger, MemoryStateStore, memoryPlan } from "@loop/memory";
+import {
+  createTestClock,
+  MemoryLogger,
+  type MemoryStateSnapshot,
+  MemoryStateStore,
+  memoryPlan,
+} from "@loop/memory";
 import { describe, expect, it } from "vitest";
 import { MemoryWorkspaces } from "../support/memory-workspaces.js";
 import { START } from "./support.js";
@@ -292,6 +298,79 @@ describe("parallel runs: the engine", () => {
     expect(setup.workspaces.main.get("src/routes.ts")).toBe("routes by TASK-1\nroutes by TASK-2\n");
     expect(result.costUsd).toBe(0.5);
     expect(setup.executor.runs.filter((run) => run.task === "TASK-2")).toHaveLength(1);
+  });
+
+  it("a merge agent left by a killed run is stopped by the next run, through the merge executor", async () => {
+    const setup = setUp(
+      parallelPlan(2),
+      2,
+      {},
+      { edit: (task) => ({ "src/routes.ts": `routes by ${task}\n` }) },
+    );
+    // What a loop killed while its merge agent runs leaves in the store: the state as it was
+    // saved once the merge agent's process was recorded.
+    let left = null as MemoryStateSnapshot | null;
+    const stopped: string[] = [];
+    const merger = (name: string): Executor => ({
+      name,
+      specificationVersion: "v1",
+      async execute(_request, execution) {
+        await execution.recordProcess?.({ token: `${name}-token`, command: name, host: "here" });
+        await execution.recordProcess?.({
+          token: `${name}-token`,
+          command: name,
+          host: "here",
+          pgid: 4242,
+        });
+        left ??= setup.store.snapshot();
+        return { output: "", success: false, error: "killed" };
+      },
+      async stopSurvivors(agent) {
+        stopped.push(`${name} stops ${agent.token}`);
+        return { pids: [4242], signal: "SIGTERM", stopped: true };
+      },
+    });
+    const workerExecutor: Executor = {
+      ...setup.executor,
+      async stopSurvivors(agent) {
+        stopped.push(`worker executor stops ${agent.token}`);
+        return { pids: [], signal: null, stopped: true };
+      },
+    };
+    await createLoop({
+      ...setup.options,
+      executor: workerExecutor,
+      parallel: { workers: 2, workspaces: setup.workspaces, mergeExecutor: merger("first") },
+    }).run();
+    expect(left).not.toBeNull();
+    const store = new MemoryStateStore();
+    for (const [terminal, documents] of Object.entries(left ?? {})) {
+      store.documents.set(terminal, new Map(Object.entries(documents)));
+    }
+    const saved = JSON.parse(
+      [...store.documents.values()].flatMap((documents) =>
+        [...documents].filter(([key]) => key === "loop_state").map(([, doc]) => doc.current),
+      )[0] ?? "{}",
+    ) as { workers?: { task_id: string; merge_process?: { token: string } }[] };
+    expect(saved.workers?.map((worker) => worker.merge_process?.token)).toContain("first-token");
+
+    const logger = new MemoryLogger();
+    await createLoop({
+      ...setup.options,
+      store,
+      logger,
+      executor: workerExecutor,
+      parallel: {
+        workers: 2,
+        workspaces: new MemoryWorkspaces({ "README.md": "# app\n" }),
+        mergeExecutor: merger("second"),
+      },
+    }).run();
+    expect(stopped[0]).toBe("second stops first-token");
+    const report = eventsOf(logger, "previous_agent_stopped")[0]?.payload as
+      | { command: string; pids: number[] }
+      | undefined;
+    expect(report).toMatchObject({ command: "first", pids: [4242] });
   });
 
   it("a task given up after its attempts names the branch its work is kept on", async () => {

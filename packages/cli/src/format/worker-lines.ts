@@ -5,7 +5,8 @@ import { formatDuration } from "./format-duration.js";
 /**
  * One line per worker of a parallel run, as `loop status` and `loop monitor` show them: the
  * task, how long it has run, its attempt and its branch —
- * `TASK-2  3m 12s  attempt 1  loop/TASK-2`. Task ids are padded to line up.
+ * `TASK-2  3m 12s  attempt 1  loop/TASK-2`, and `merging` while a merge agent resolves a
+ * conflict of its work. Task ids are padded to line up.
  *
  * @param workers - `loop_state.json`'s `workers` (absent: none run).
  * @param now - the current time, epoch milliseconds.
@@ -17,6 +18,7 @@ export function workerLines(workers: readonly WorkerRecord[] | undefined, now: n
   return running.map((worker) => {
     const started = readTime(worker.started_at);
     const elapsed = started === null ? "?" : formatDuration(now - started);
-    return `${worker.task_id.padEnd(width)}  ${elapsed.padStart(7)}  attempt ${worker.attempt}  ${worker.branch}`;
+    const merging = worker.merge_process === undefined ? "" : "  merging";
+    return `${worker.task_id.padEnd(width)}  ${elapsed.padStart(7)}  attempt ${worker.attempt}  ${worker.branch}${merging}`;
   });
 }

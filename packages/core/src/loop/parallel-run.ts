@@ -99,10 +99,17 @@ export class ParallelRun {
   async recover(view: PlanView): Promise<void> {
     const host = this.host;
     const state = host.state();
+    const merger = this.parallel.mergeExecutor ?? host.options.executor;
     for (const worker of state.workers ?? []) {
-      if (worker.agent_process === undefined) continue;
-      const stopped = await stopPreviousAgent(worker.agent_process, host.options.executor);
-      if (stopped !== null) host.record("previous_agent_stopped", stopped);
+      const left = [
+        { record: worker.agent_process, executor: host.options.executor },
+        { record: worker.merge_process, executor: merger },
+      ];
+      for (const { record, executor } of left) {
+        if (record === undefined) continue;
+        const stopped = await stopPreviousAgent(record, executor);
+        if (stopped !== null) host.record("previous_agent_stopped", stopped);
+      }
     }
     host.setState(withoutWorkers(state));
     const given = new Set(state.failed_tasks);
@@ -297,20 +304,7 @@ export class ParallelRun {
       ),
     );
     await host.writeState();
-    const recorder = new AgentProcessRecorder({
-      read: () => host.state(),
-      write: (next) => {
-        host.setState(next);
-        return host.writeState();
-      },
-      now: () => formatTimestamp(host.clock.now()),
-      place: {
-        read: (current) =>
-          current.workers?.find((record) => record.task_id === task.id)?.agent_process,
-        write: (current, record) =>
-          updateWorker(current, task.id, (entry) => ({ ...entry, agent_process: record })),
-      },
-    });
+    const recorder = this.#recorder(task.id, "agent_process");
     const executed = await executeWithTimeout(host.options.executor, request, {
       clock: host.clock,
       timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
@@ -331,6 +325,24 @@ export class ParallelRun {
     // task's working copy): the worker is done once it is.
     const after = await this.#inTurn(() => this.#settle(config, finished));
     await after?.();
+  }
+
+  /** Keeps the process of a task's agent (or merge agent) in the task's worker entry. */
+  #recorder(taskId: string, field: "agent_process" | "merge_process"): AgentProcessRecorder {
+    const host = this.host;
+    return new AgentProcessRecorder({
+      read: () => host.state(),
+      write: (next) => {
+        host.setState(next);
+        return host.writeState();
+      },
+      now: () => formatTimestamp(host.clock.now()),
+      place: {
+        read: (current) => current.workers?.find((record) => record.task_id === taskId)?.[field],
+        write: (current, record) =>
+          updateWorker(current, taskId, (entry) => ({ ...entry, [field]: record })),
+      },
+    });
   }
 
   /** Runs `work` once every settling begun before it is over; the next waits for it. */
@@ -543,11 +555,28 @@ export class ParallelRun {
     if (merger === undefined) return;
     const view = await host.readView(config);
     const state = host.state();
-    host.setState({
-      ...state,
-      rate_window: fromRateWindow(recordCall(toRateWindow(state.rate_window), host.clock.now())),
-    });
+    // The worker's entry is back while its merge agent runs: a run killed meanwhile leaves it,
+    // and the next run stops that agent before it rolls the resolution back.
+    host.setState(
+      withWorker(
+        {
+          ...state,
+          rate_window: fromRateWindow(
+            recordCall(toRateWindow(state.rate_window), host.clock.now()),
+          ),
+        },
+        {
+          task_id: worker.task.id,
+          branch: workspace.branch,
+          path: conflict.path,
+          iteration: worker.iteration,
+          attempt: worker.attempt,
+          started_at: formatTimestamp(host.clock.now()),
+        },
+      ),
+    );
     await host.writeState();
+    const recorder = this.#recorder(worker.task.id, "merge_process");
     const request = mergeRequest({
       task: worker.task,
       iteration: worker.iteration,
@@ -556,11 +585,18 @@ export class ParallelRun {
       conflict,
       branch: workspace.branch,
     });
-    const outcome = await executeWithTimeout(merger, request, {
-      clock: host.clock,
-      timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
-      signal: this.#abort.signal,
-    });
+    let outcome: ExecutionOutcome;
+    try {
+      outcome = await executeWithTimeout(merger, request, {
+        clock: host.clock,
+        timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
+        signal: this.#abort.signal,
+        recordProcess: recorder.recordFor(worker.iteration),
+      });
+    } finally {
+      await recorder.settle();
+      host.setState(withoutWorker(host.state(), worker.task.id));
+    }
     host.addCost(outcome.result.costUsd);
     if (!outcome.result.success) {
       throw new Error(outcome.result.error ?? "the merge agent's run failed");

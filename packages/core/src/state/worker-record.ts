@@ -24,6 +24,9 @@ export const WorkerRecordSchema = sectionField(
     attempt: countField("Which attempt at the task it is, from 1."),
     started_at: timestampField("When the worker started its agent."),
     agent_process: AgentProcessRecordSchema.optional(),
+    merge_process: AgentProcessRecordSchema.optional().describe(
+      "The merge agent resolving a conflict of the task's work, while it runs.",
+    ),
   },
   "A worker running a task.",
 );
