@@ -263,7 +263,7 @@ describe("loop run --parallel, real git", () => {
       expect(existsSync(`/proc/${(record as unknown as { pid: number }).pid}`)).toBe(false);
     }
     // Their working copies stay for the next run; the state names no running worker.
-    const worktrees = readdirSync(join(repo.dir, ".claude/loop/worktrees"));
+    const worktrees = readdirSync(join(repo.dir, ".loop/worktrees"));
     expect(worktrees.length).toBeGreaterThanOrEqual(3);
     const after = await runCliProcess(["status"], repo.dir, env);
     expect(after.stdout).not.toContain("running");

@@ -7,7 +7,7 @@ export interface GitWorkspacesOptions {
   /** The main working tree: where the main line is checked out and the plan lives. */
   readonly repo: string;
   /**
-   * The folder of the task worktrees, e.g. `<repo>/.claude/loop/worktrees`. It belongs to the
+   * The folder of the task worktrees, e.g. `<repo>/.loop/worktrees`. It belongs to the
    * workspaces: recovery removes what it finds there that is not a task's worktree. Inside the
    * working tree it is added to `.git/info/exclude`, so it never shows in `git status`.
    */

@@ -96,7 +96,7 @@ describe("gitWorkspaces", { timeout: 30_000 }, () => {
     await workspaces.open({ id: "TASK-1", title: "first" }, { planText });
     expect(await repository.git(["status", "--porcelain", "--untracked-files=all"])).toBe("");
     const exclude = await readFile(join(repository.repo, ".git/info/exclude"), "utf8");
-    expect(exclude).toContain("/.claude/loop/worktrees/\n");
+    expect(exclude).toContain("/.loop/worktrees/\n");
   });
 });
 

@@ -32,7 +32,7 @@ import { createContext, type WorkspaceContext } from "./workspace-context.js";
  * ```ts
  * const workspaces = gitWorkspaces({
  *   repo: process.cwd(),
- *   root: join(process.cwd(), ".claude/loop/worktrees"),
+ *   root: join(process.cwd(), ".loop/worktrees"),
  *   planPath: join(process.cwd(), "plan.md"),
  * });
  * await workspaces.recover({ resume: [] });

@@ -71,7 +71,7 @@ export async function createTestRepository(
   await git(["commit", "-q", "--allow-empty", "-m", "initial"]);
   return {
     repo,
-    root: join(repo, ".claude", "loop", "worktrees"),
+    root: join(repo, ".loop", "worktrees"),
     planPath,
     git,
     write,

@@ -8,7 +8,7 @@ function worker(taskId: string, fields: Partial<WorkerRecord> = {}): WorkerRecor
   return {
     task_id: taskId,
     branch: `loop/${taskId}`,
-    path: `/repo/.claude/loop/worktrees/${taskId}`,
+    path: `/repo/.loop/worktrees/${taskId}`,
     iteration: 3,
     attempt: 1,
     started_at: "2026-12-02T10:02:48.000Z",

@@ -169,7 +169,7 @@ describe("renderMonitorFrame", () => {
     const worker = (task: string, startedMs: number, attempt: number) => ({
       task_id: task,
       branch: `loop/${task}`,
-      path: `/project/.claude/loop/worktrees/${task}`,
+      path: `/project/.loop/worktrees/${task}`,
       iteration: 4,
       attempt,
       started_at: iso(startedMs),

@@ -8,7 +8,7 @@ import type { Project } from "../project.js";
 const run = promisify(execFile);
 
 /** Where a project's task worktrees live, relative to the project folder. */
-export const WORKTREES_PATH = ".claude/loop/worktrees";
+export const WORKTREES_PATH = ".loop/worktrees";
 
 /** The git repository's top folder that holds `folder`; `null` when it is in none. */
 export async function repositoryTop(folder: string): Promise<string | null> {
