@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -229,6 +230,62 @@ const planAgent: ReplyFunction = (recorded) => {
   if (answer === undefined) throw new Error(`the demo agent's command gave no output: ${output}`);
   return { kind: "message", text: answer };
 };
+
+/**
+ * {@link planAgent} in a parallel run's worktree: its shell command also writes
+ * `src/<task>.txt` in the directory Codex runs it in, the task's work.
+ */
+const worktreeAgent: ReplyFunction = (recorded) => {
+  const reply = planAgent(recorded);
+  if (reply.kind !== "shell") return reply;
+  const task = /Your task is `([^`]+)`/.exec(promptOf(recorded) ?? "")?.[1] ?? "none";
+  const file = shellWord(`src/${task}.txt`);
+  return {
+    ...reply,
+    command: `mkdir -p src && echo ${shellWord(`${task} works`)} > ${file} && ${reply.command}`,
+  };
+};
+
+describe("loop run --parallel 2 --executor codex with the real Codex CLI", () => {
+  it("runs each task's Codex in its own worktree and merges both tasks' work", async () => {
+    const sandbox = await setUp(Array.from({ length: 40 }, () => worktreeAgent));
+    const project = sandbox.project;
+    await writeFile(
+      join(project, "plan.md"),
+      "# Plan\n\n## Modules (parallel)\n\n- [ ] TASK-001 Add a greeting module\n- [ ] TASK-002 Add a farewell module\n",
+    );
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: project, encoding: "utf8" }).trim();
+    git("add", "plan.md");
+    git("-c", "user.name=A User", "-c", "user.email=user@example.test", "commit", "-qm", "plan");
+    const run = await runCliProcess(
+      ["run", "--parallel", "2", "--executor", "codex", "--bin", codex.path],
+      project,
+      sandbox.env,
+      { timeoutMs: 100_000 },
+    );
+    const toolOutputs = sandbox.standIn.requests.flatMap(functionCallOutputs).join("\n");
+    expect(run.code, `${run.stderr}\nCodex's tool outputs:\n${toolOutputs}`).toBe(0);
+    expect(git("ls-tree", "--name-only", "HEAD", "src/").split("\n")).toEqual([
+      "src/TASK-001.txt",
+      "src/TASK-002.txt",
+    ]);
+    expect(git("show", "HEAD:src/TASK-001.txt")).toBe("TASK-001 works");
+    expect(readFileSync(join(project, "plan.md"), "utf8")).not.toMatch(/^[-*] \[ \]/m);
+    // Codex was told it runs in the task's worktree, one per task; the wrap-up iteration, once
+    // every task is merged, runs in the project.
+    const places = new Set(
+      sandbox.standIn.requests.flatMap((recorded) =>
+        userMessageTexts(recorded).flatMap((text) =>
+          [...text.matchAll(/<cwd>([^<]+)<\/cwd>/g)].map((match) => match[1] ?? ""),
+        ),
+      ),
+    );
+    const worktrees = [...places].filter((place) => place !== project);
+    expect(worktrees).toHaveLength(2);
+    for (const place of worktrees) expect(place).toContain(join(project, ".loop", "worktrees"));
+  });
+});
 
 describe("loop run --executor codex with the real Codex CLI", () => {
   it("runs a new project's plan to completion, Codex checking the boxes", async () => {
