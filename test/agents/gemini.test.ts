@@ -1,6 +1,7 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type GeminiExecutorOptions, geminiExecutor } from "@loop/exec";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCliProcess } from "../cli/support.js";
@@ -9,6 +10,7 @@ import { initGitRepository } from "../support/git-repository.js";
 import {
   GEMINI_OFFLINE_SETTINGS,
   type GeminiReply,
+  type GeminiReplyFunction,
   type GeminiStandIn,
   httpErrorReply,
   offlineGuardEnvironment,
@@ -64,7 +66,9 @@ interface Sandbox {
 }
 
 /** The stand-in's script, or a function of the project folder that gives it. */
-type Script = readonly GeminiReply[] | ((project: string) => readonly GeminiReply[]);
+type Script =
+  | readonly (GeminiReply | GeminiReplyFunction)[]
+  | ((project: string) => readonly (GeminiReply | GeminiReplyFunction)[]);
 
 async function createSandbox(script: Script, extraEnv: Record<string, string> = {}) {
   const root = await tempFolder("gemini");
@@ -304,5 +308,88 @@ describe("loop run --executor gemini with the real Gemini CLI", () => {
     const prompts = conversation(where).flatMap((item) => userTexts(item));
     expect(prompts.some((text) => text.includes("Your task is `TASK-001`"))).toBe(true);
     expect(prompts.some((text) => text.includes("Your task is `TASK-002`"))).toBe(true);
+  });
+});
+
+/** The parts of a Gemini request's conversation, newest last. */
+type Part = { text?: string; functionResponse?: { name?: string } };
+
+/**
+ * A parallel run's agent, whichever of the two gemini processes asks: it reads its task and
+ * its plan (in its worktree) from the loop's prompt, writes `src/<task>.txt` beside that plan,
+ * checks its task's box there, then answers with a status block.
+ */
+const worktreeAgent: GeminiReplyFunction = (body) => {
+  const contents = (body as { contents?: { parts?: Part[] }[] } | undefined)?.contents ?? [];
+  const parts = contents.flatMap((content) => content.parts ?? []);
+  const prompt = parts.map((part) => part.text ?? "").join("\n");
+  const task = /Your task is `([^`]+)`/.exec(prompt)?.[1];
+  const plan = /The plan is `([^`]+)`/.exec(prompt)?.[1];
+  if (task === undefined || plan === undefined) return textReply("No task named.");
+  const answered = parts.at(-1)?.functionResponse?.name;
+  if (answered === undefined) {
+    return writeFileReply(join(dirname(plan), "src", `${task}.txt`), `${task} works\n`);
+  }
+  if (answered === "write_file") return replaceReply(plan, `- [ ] ${task}`, `- [x] ${task}`);
+  return textReply(
+    [
+      `Did ${task}.`,
+      "---RALPH_STATUS---",
+      "STATUS: IN_PROGRESS",
+      "TASKS_COMPLETED_THIS_LOOP: 1",
+      "FILES_MODIFIED: 1",
+      "TESTS_STATUS: PASSING",
+      "WORK_TYPE: IMPLEMENTATION",
+      "EXIT_SIGNAL: false",
+      "RECOMMENDATION: Continue with the next task.",
+      "---END_RALPH_STATUS---",
+    ].join("\n"),
+  );
+};
+
+describe("loop run --parallel 2 --executor gemini with the real Gemini CLI", () => {
+  it("runs each task's gemini in its own worktree and merges both tasks' work", async () => {
+    const where = await createSandbox(
+      Array.from({ length: 30 }, () => worktreeAgent),
+      {
+        NO_COLOR: "1",
+      },
+    );
+    const git = (...args: string[]) =>
+      execFileSync("git", args, {
+        cwd: where.project,
+        encoding: "utf8",
+        env: { PATH: where.env.PATH, HOME: where.home },
+      }).trim();
+    await writeFile(
+      join(where.project, "plan.md"),
+      "# Plan\n\n## Modules (parallel)\n\n- [ ] TASK-001 Add a greeting module\n- [ ] TASK-002 Add a farewell module\n",
+    );
+    git("add", "plan.md");
+    git("-c", "user.name=A User", "-c", "user.email=user@example.test", "commit", "-qm", "plan");
+    const run = await runCliProcess(
+      ["run", "--parallel", "2", "--executor", "gemini", "--bin", gemini.path],
+      where.project,
+      where.env,
+      { timeoutMs: 150_000 },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(git("ls-tree", "--name-only", "HEAD", "src/").split("\n")).toEqual([
+      "src/TASK-001.txt",
+      "src/TASK-002.txt",
+    ]);
+    expect(git("show", "HEAD:src/TASK-002.txt")).toBe("TASK-002 works");
+    const plan = readFileSync(join(where.project, "plan.md"), "utf8");
+    expect(plan).toContain("- [x] TASK-001");
+    expect(plan).toContain("- [x] TASK-002");
+    // Each task's prompt named the plan copy in its own worktree.
+    const plans = new Set(
+      conversation(where)
+        .flatMap((item) => userTexts(item))
+        .flatMap((text) => [...text.matchAll(/The plan is `([^`]+)`/g)].map((match) => match[1])),
+    );
+    const copies = [...plans].filter((path) => path !== join(where.project, "plan.md"));
+    expect(copies).toHaveLength(2);
+    for (const copy of copies) expect(copy).toContain(join(where.project, ".loop", "worktrees"));
   });
 });

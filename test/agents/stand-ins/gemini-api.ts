@@ -103,10 +103,16 @@ export interface GeminiRequest {
   readonly body: unknown;
 }
 
+/**
+ * A conversation answer decided by the request's parsed JSON body (where several CLIs share one
+ * stand-in, as a parallel run's agents do, the order of their requests is not known).
+ */
+export type GeminiReplyFunction = (body: unknown) => GeminiReply;
+
 /** Options of {@link startGeminiStandIn}. */
 export interface GeminiStandInOptions {
   /** The conversation's answers, one per `streamGenerateContent` request, in order. */
-  readonly replies: readonly GeminiReply[];
+  readonly replies: readonly (GeminiReply | GeminiReplyFunction)[];
 }
 
 /** A running stand-in. */
@@ -182,10 +188,11 @@ export async function startGeminiStandIn(options: GeminiStandInOptions): Promise
         sendJson(response, 200, { totalTokens: Math.ceil(size / 4) });
         return;
       }
-      const reply =
+      const next =
         request.method === "POST" && operation === "streamGenerateContent"
           ? script.shift()
           : undefined;
+      const reply = typeof next === "function" ? next(body) : next;
       if (reply === undefined) {
         record("unscripted");
         const why =
