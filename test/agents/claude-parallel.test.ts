@@ -141,6 +141,68 @@ function worktreeAgent(
   };
 }
 
+/**
+ * Two tasks that both write `notes.txt` (their merge conflicts), and a merge agent: given the
+ * loop's merge prompt, it writes `notes.txt` with both tasks' lines, no conflict marker left.
+ */
+function conflictingAgents(merges: string[]): (request: RecordedRequest) => Promise<Reply> {
+  const together = new Together(2);
+  return async (request) => {
+    const cwd = workingDirectory(request);
+    const prompt = JSON.stringify(request.body?.messages ?? []);
+    if (cwd === null) return { text: "I cannot tell where I am." };
+    const answered = answeredTool(request);
+    const notes = join(cwd, "notes.txt");
+    const plan = join(cwd, "plan.md");
+    if (prompt.includes("A merge conflicts")) {
+      // Claude Code edits a file it has read: read the conflicted file, then write it whole.
+      if (answered === null) {
+        merges.push(cwd);
+        return {
+          text: "Reading the conflict.",
+          tools: [{ name: "Read", input: { file_path: notes } }],
+        };
+      }
+      if (answered === "Read") {
+        return {
+          text: "Keeping both sides.",
+          tools: [{ name: "Write", input: { file_path: notes, content: "greeting\nfarewell\n" } }],
+        };
+      }
+      return { text: "Resolved the conflict in notes.txt, keeping both." };
+    }
+    const task = /Your task is `(TASK-\d{3})`/.exec(prompt)?.[1];
+    if (task === undefined) return { text: "No task named." };
+    if (answered === null) {
+      await together.arrive(task);
+      return { text: "Reading the plan.", tools: [{ name: "Read", input: { file_path: plan } }] };
+    }
+    if (answered === "Read") {
+      const line = task === "TASK-001" ? "greeting" : "farewell";
+      return {
+        text: `Writing ${task}'s note.`,
+        tools: [{ name: "Write", input: { file_path: notes, content: `${line}\n` } }],
+      };
+    }
+    if (answered === "Write") {
+      const box = readFileSync(plan, "utf8")
+        .split("\n")
+        .find((text) => text.startsWith(`- [ ] ${task}`));
+      if (box === undefined) return { text: `${task}'s box is not open.` };
+      return {
+        text: `Checking ${task}.`,
+        tools: [
+          {
+            name: "Edit",
+            input: { file_path: plan, old_string: box, new_string: box.replace("- [ ]", "- [x]") },
+          },
+        ],
+      };
+    }
+    return { text: `Did ${task}.` };
+  };
+}
+
 describe.each(pinnedVersions("claude"))("loop run --parallel 2 with Claude Code %s", (version) => {
   const claude = agentBinary("claude", version);
   const bed = useClaudeTestBed({ "plan.md": PLAN, "README.md": "# app\n" });
@@ -215,5 +277,40 @@ describe.each(pinnedVersions("claude"))("loop run --parallel 2 with Claude Code 
       .filter((line) => line !== "" && !line.startsWith("?? .claude/loop/"));
     expect(uncommitted).toEqual(["M plan.md"]);
     for (const place of places) expect(existsSync(place)).toBe(false);
+  });
+
+  it("--merge-agent: Claude Code resolves two tasks' conflicting merge in the worktree", async () => {
+    const merges: string[] = [];
+    const standIn = await bed.startStandIn({ script: conflictingAgents(merges) });
+    const env = claudeEnvironment({ baseUrl: standIn.url, home: bed.home });
+    const run = await runProcess(
+      process.execPath,
+      [
+        LOOP_BIN,
+        "run",
+        "--parallel",
+        "2",
+        "--merge-agent",
+        "--bin",
+        claude.path,
+        "--permission-mode",
+        "acceptEdits",
+      ],
+      { cwd: bed.project, env, timeoutMs: 240_000 },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: bed.project, encoding: "utf8" }).trim();
+    expect(git("show", "HEAD:notes.txt")).toBe("greeting\nfarewell");
+    expect(merges).toHaveLength(1);
+    expect(merges[0]?.startsWith(join(bed.project, ".loop/worktrees/"))).toBe(true);
+    const integrated = (await readFile(join(bed.project, ".claude/loop/logs/decision.log"), "utf8"))
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as { event: string; payload: { resolved?: boolean } })
+      .filter((event) => event.event === "task_integrated");
+    expect(integrated.map((event) => event.payload?.resolved).sort()).toEqual([false, true]);
+    const plan = parsePlan(await readFile(join(bed.project, "plan.md"), "utf8"));
+    expect(plan.tasks.every((task) => task.done)).toBe(true);
   });
 });
