@@ -166,6 +166,8 @@ export function timedSpawn(command: string, args: readonly string[], cwd: string
     });
     child.stdout.resume();
     child.stderr.resume();
+    // EPIPE: the stub exits without reading its prompt (as CommandExecutor ignores it too).
+    child.stdin.on("error", () => undefined);
     child.stdin.end("the prompt\n");
     child.on("error", reject);
     child.on("close", () => resolve(performance.now() - started));

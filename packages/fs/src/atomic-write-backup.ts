@@ -9,11 +9,13 @@ import { errorCodeOf } from "./atomic-write-error-code.js";
  *
  * @param source - the file whose content to keep.
  * @param destination - the new name (a temporary one, renamed over the backup later).
+ * @param flush - whether a copy is flushed to the disk (`fsync`); default `true`.
  * @returns `false` when `source` does not exist (nothing to keep).
  */
 export async function preserveCurrentVersion(
   source: string,
   destination: string,
+  flush = true,
 ): Promise<boolean> {
   try {
     await link(source, destination);
@@ -29,7 +31,7 @@ export async function preserveCurrentVersion(
     if (errorCodeOf(error) === "ENOENT" && !(await exists(source))) return false;
     throw error;
   }
-  await syncFile(destination);
+  if (flush) await syncFile(destination);
   return true;
 }
 

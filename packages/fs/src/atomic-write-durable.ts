@@ -23,10 +23,30 @@ export const hardLinkUnsupportedCodes: ReadonlySet<string> = new Set([
  * @param mode - permission bits to give it (exactly, whatever the umask); default: `0o666`
  *   less the umask. It may still be being found out (a promise) while the file is created.
  */
-export async function writeNewFileDurably(
+export function writeNewFileDurably(
   path: string,
   text: string,
   mode?: number | Promise<number | undefined>,
+): Promise<void> {
+  return writeNewFile(path, text, mode, true);
+}
+
+/**
+ * Creates `path` (which must not exist: `wx`) and writes `text` as UTF-8; with `flush`, flushes
+ * it to the disk (`fsync`) before closing ({@link writeNewFileDurably}). Without, the data is in
+ * the system's cache when it resolves: other processes read it whole, a killed writer loses
+ * none of it, only a power loss or a system crash can.
+ *
+ * @param path - the file to create.
+ * @param text - its content.
+ * @param mode - permission bits to give it, as {@link writeNewFileDurably}'s.
+ * @param flush - whether to `fsync` it before closing.
+ */
+export async function writeNewFile(
+  path: string,
+  text: string,
+  mode: number | Promise<number | undefined> | undefined,
+  flush: boolean,
 ): Promise<void> {
   const [opened, bits] = await Promise.allSettled([open(path, "wx"), mode]);
   if (opened.status === "rejected") throw opened.reason;
@@ -35,7 +55,7 @@ export async function writeNewFileDurably(
     if (bits.status === "rejected") throw bits.reason;
     if (bits.value !== undefined) await handle.chmod(bits.value);
     await handle.writeFile(text, "utf8");
-    await handle.sync();
+    if (flush) await handle.sync();
   } finally {
     await handle.close();
   }

@@ -61,6 +61,17 @@ describe("atomicWriteFile", () => {
     expect(await entries()).toEqual(["loop_state.json", "loop_state.json.bak"]);
   });
 
+  it("with `durable: false` still replaces whole, keeps the backup and the bits, leaves no temporary file", async () => {
+    const path = join(directory, "status.json");
+    const backupPath = `${path}.bak`;
+    await atomicWriteFile(path, "one", { durable: false, mode: 0o600 });
+    await atomicWriteFile(path, "two", { backupPath, durable: false });
+    expect(await readFile(path, "utf8")).toBe("two");
+    expect(await readFile(backupPath, "utf8")).toBe("one");
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(await entries()).toEqual(["status.json", "status.json.bak"]);
+  });
+
   it("keeps the backup apart from the new file (no shared inode after the write)", async () => {
     const path = join(directory, "loop_state.json");
     const backupPath = `${path}.bak`;

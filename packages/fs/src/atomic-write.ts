@@ -6,7 +6,7 @@ import {
   openDirectory,
   syncDirectory,
   syncOpenedDirectory,
-  writeNewFileDurably,
+  writeNewFile,
 } from "./atomic-write-durable.js";
 import { errorCodeOf } from "./atomic-write-error-code.js";
 import { runExclusively } from "./atomic-write-queue.js";
@@ -33,6 +33,17 @@ export interface AtomicWriteOptions {
    * directory) less the umask.
    */
   readonly mode?: number | null | undefined;
+  /**
+   * Whether the write is flushed to the disk (default `true`): the temporary file and the
+   * folder are `fsync`ed (steps 2 and 5), so the new version survives a power loss once the
+   * call resolves. With `false` neither is: the file is still replaced atomically (a reader,
+   * or a writer killed at any instant, finds the whole old or the whole new content, since a
+   * killed process loses nothing the system has cached), but a power loss or a system crash
+   * may leave an older version or, on file systems that do not order data before renames, an
+   * empty file. For files rebuilt by their next write (a display snapshot, a log, derived
+   * metrics), where a lost version costs nothing.
+   */
+  readonly durable?: boolean | null | undefined;
 }
 
 /**
@@ -54,6 +65,9 @@ export interface AtomicWriteOptions {
  * 3. With `backupPath`: `rename` that link over the backup.
  * 4. `rename` the temporary file over the target.
  * 5. `fsync` the directory (and the backup's, when it differs).
+ *
+ * With `durable: false` nothing is `fsync`ed (steps 2 and 5): still atomic, no longer
+ * durable against a power loss (see {@link AtomicWriteOptions.durable}).
  *
  * Why this order: the target is only ever replaced by `rename`, so it is the old or the new
  * version at every instant. Nothing is replaced before the new text is on the disk (step 2's
@@ -104,7 +118,17 @@ export function atomicWriteFile(
   }
   const createDirectory = options?.createDirectory === true;
   const mode = readMode(options?.mode);
-  return runExclusively(target, () => replaceFile(target, text, backup, createDirectory, mode));
+  const durable = options?.durable !== false;
+  return runExclusively(target, () =>
+    replaceFile(target, text, backup, { createDirectory, mode, durable }),
+  );
+}
+
+/** How {@link replaceFile} writes: the options of {@link atomicWriteFile}, checked. */
+interface WriteSettings {
+  readonly createDirectory: boolean;
+  readonly mode: number | undefined;
+  readonly durable: boolean;
 }
 
 function readMode(mode: number | null | undefined): number | undefined {
@@ -154,16 +178,15 @@ async function replaceFile(
   target: string,
   text: string,
   backup: string | null,
-  createDirectory: boolean,
-  mode: number | undefined,
+  settings: WriteSettings,
 ): Promise<void> {
-  const directoryMode = createDirectory ? directoryModeFor(mode) : null;
+  const directoryMode = settings.createDirectory ? directoryModeFor(settings.mode) : null;
   if (directoryMode !== null && backup !== null && dirname(backup) !== dirname(target)) {
     await mkdir(dirname(backup), { recursive: true, mode: directoryMode.mode });
   }
   const leftovers = removeLeftovers(target, backup);
   try {
-    await writeAndRename(target, text, backup, mode, directoryMode);
+    await writeAndRename(target, text, backup, settings, directoryMode);
   } finally {
     await leftovers;
   }
@@ -174,18 +197,19 @@ async function writeAndRename(
   target: string,
   text: string,
   backup: string | null,
-  mode: number | undefined,
+  settings: WriteSettings,
   directoryMode: { readonly mode: number | undefined } | null,
 ): Promise<void> {
+  const { mode, durable } = settings;
   const temporary = temporaryPathFor(target);
   const backupTemporary = backup === null ? null : temporaryPathFor(backup);
   // The folder is opened now and flushed after the renames (a missing one is opened then).
   const [written, kept, folder] = await Promise.allSettled([
-    writeTemporaryFile(temporary, text, permissionsOf(target), mode, directoryMode),
+    writeTemporaryFile(temporary, text, permissionsOf(target), { mode, durable }, directoryMode),
     backupTemporary === null
       ? Promise.resolve(false)
-      : preserveCurrentVersion(target, backupTemporary),
-    openDirectory(dirname(target)),
+      : preserveCurrentVersion(target, backupTemporary, durable),
+    durable ? openDirectory(dirname(target)) : Promise.resolve(null),
   ]);
   // Everything above has settled, so a failure leaves no step running.
   const opened: OpenedDirectory | undefined =
@@ -203,6 +227,7 @@ async function writeAndRename(
     if (backupTemporary !== null) await removeQuietly(backupTemporary);
     throw error;
   }
+  if (!durable) return;
   await syncOpenedDirectory(opened === undefined ? await openDirectory(dirname(target)) : opened);
   if (backup !== null && dirname(backup) !== dirname(target)) await syncDirectory(dirname(backup));
 }
@@ -213,8 +238,8 @@ function directoryModeFor(mode: number | undefined): { readonly mode: number | u
 }
 
 /**
- * Writes the temporary file durably ({@link writeNewFileDurably}) with the bits of the file it
- * replaces (`replacedBits`, read while the file is created), else `mode`. With
+ * Writes the temporary file ({@link writeNewFile}, flushed when `durable`) with the bits of the
+ * file it replaces (`replacedBits`, read while the file is created), else `mode`. With
  * `createDirectory`, a missing folder is created and the write tried once more: the folder is
  * there on every write but the first, so it is not created (or checked) ahead of each one.
  */
@@ -222,16 +247,16 @@ async function writeTemporaryFile(
   temporary: string,
   text: string,
   replacedBits: Promise<number | undefined>,
-  mode: number | undefined,
+  settings: Pick<WriteSettings, "mode" | "durable">,
   directoryMode: { readonly mode: number | undefined } | null,
 ): Promise<void> {
-  const bits = replacedBits.then((replaced) => replaced ?? mode);
+  const bits = replacedBits.then((replaced) => replaced ?? settings.mode);
   try {
-    await writeNewFileDurably(temporary, text, bits);
+    await writeNewFile(temporary, text, bits, settings.durable);
   } catch (error) {
     if (directoryMode === null || errorCodeOf(error) !== "ENOENT") throw error;
     await mkdir(dirname(temporary), { recursive: true, mode: directoryMode.mode });
-    await writeNewFileDurably(temporary, text, bits);
+    await writeNewFile(temporary, text, bits, settings.durable);
   }
 }
 

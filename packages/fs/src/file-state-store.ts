@@ -7,6 +7,7 @@ import {
   type StateDocumentKey,
   type StateLock,
   StateLockedError,
+  type StateSetOptions,
   type StateStore,
   StateStoreError,
   type StoredVersion,
@@ -80,7 +81,10 @@ export interface LockHolderReport {
  * - `set` writes with {@link atomicWriteFile}: temporary file, `fsync`, the old version
  *   hard-linked to `<key>.json.bak`, `rename`, directory `fsync`. A crash at any instant leaves
  *   the old or the new document, and a complete backup. Concurrent `set`s never tear a
- *   document; within one process they apply in call order.
+ *   document; within one process they apply in call order. A derived document
+ *   (`set(…, { durable: false })`, as `updateMetrics` writes `loop_metrics`) is written the same
+ *   way without the two `fsync`s: as atomic, backup kept, but a power loss may take its last
+ *   version (or, on file systems that do not order data before renames, leave it empty).
  * - `get` returns `null` for a missing document; any other failure (`EACCES`, `EISDIR`, `EIO`…)
  *   is a `StateStoreError` naming the file. `set` and `delete` failures (`ENOSPC`, `EACCES`…)
  *   too: state is not best-effort.
@@ -121,7 +125,8 @@ export function createFileStateStore(options?: FileStateStoreOptions | null): Fi
     specificationVersion: "v1",
     root,
     get: (terminalId, key, version = "current") => readDocument(paths, terminalId, key, version),
-    set: (terminalId, key, text) => writeDocument(paths, terminalId, key, text),
+    set: (terminalId, key, text, setOptions) =>
+      writeDocument(paths, terminalId, key, text, setOptions),
     delete: (terminalId, key) => deleteDocument(paths, terminalId, key),
     lock: (terminalId, lockOptions) =>
       lockTerminal(paths, terminalId, otherHostMaxAgeMs, lockOptions),
@@ -195,6 +200,7 @@ function writeDocument(
   terminalId: string,
   key: StateDocumentKey,
   text: string,
+  options: StateSetOptions | undefined,
 ): Promise<void> {
   try {
     const path = paths.document(terminalId, key, "current");
@@ -208,6 +214,7 @@ function writeDocument(
       backupPath,
       createDirectory: true,
       mode: PRIVATE_FILE_MODE,
+      durable: options?.durable !== false,
     }).catch((error: unknown) => {
       throw failure(`write "${key}" of terminal "${terminalId}"`, path, error);
     });

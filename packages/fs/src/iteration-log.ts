@@ -38,7 +38,8 @@ export interface IterationLog {
   /**
    * Writes one iteration's log (see `formatIterationLog`) atomically — a reader finds the whole
    * file or none — creating the folders, then deletes the oldest logs beyond `keep`. Writes run
-   * one at a time, in call order.
+   * one at a time, in call order. Like `decision.log`'s appends, it is not flushed to the disk
+   * (`fsync`): a killed loop loses none of it, a power loss may lose the last logs.
    *
    * @returns the file written; `null` when `keep` is 0.
    * @throws {LogWriteError} (rejects) when the file cannot be written or an old one removed.
@@ -156,7 +157,12 @@ export function createIterationLog(options: IterationLogOptions): IterationLog {
         const path = join(terminalFolder, name);
         const text = formatIterationLog(entry, terminalId);
         try {
-          await atomicWriteFile(path, text, { createDirectory: true, mode: PRIVATE_FILE_MODE });
+          // A log, like decision.log: whole for every reader, not flushed (see `write`).
+          await atomicWriteFile(path, text, {
+            createDirectory: true,
+            mode: PRIVATE_FILE_MODE,
+            durable: false,
+          });
         } catch (error) {
           throw writeError(path, error);
         }

@@ -23,7 +23,8 @@ export interface StatusFile {
   /**
    * Validates `status` and replaces the file with it atomically (a monitor reading at any
    * instant sees the old or the new status, whole). Written as indented JSON, fields in
-   * ralph_loop.sh's order.
+   * ralph_loop.sh's order. Not flushed to the disk (`fsync`): a killed loop leaves its last
+   * status, a power loss may leave an older one (or, on some file systems, an empty file).
    *
    * @throws {StatusFileError} when a field is missing, unknown or invalid (nothing is written).
    */
@@ -56,14 +57,21 @@ function syntaxDiagnostic(error: unknown, text: string): Diagnostic {
   return { message: `not JSON: ${message}`, line, column };
 }
 
+/**
+ * How `status.json` is written: atomically, not flushed to the disk. It is a display snapshot,
+ * replaced on every update and rebuilt from the loop's state: a power loss that takes its last
+ * version costs nothing, and its `fsync`s cost the loop time on every iteration.
+ */
+const STATUS_WRITE = { mode: PRIVATE_FILE_MODE, durable: false } as const;
+
 /** Writes `text` to `path` atomically, creating the parent folders when they are missing. */
 async function writeCreatingFolders(path: string, text: string): Promise<void> {
   try {
-    await atomicWriteFile(path, text, { mode: PRIVATE_FILE_MODE });
+    await atomicWriteFile(path, text, STATUS_WRITE);
   } catch (error) {
     if (errorCodeOf(error) !== "ENOENT") throw error;
     await mkdir(dirname(path), { recursive: true });
-    await atomicWriteFile(path, text, { mode: PRIVATE_FILE_MODE });
+    await atomicWriteFile(path, text, STATUS_WRITE);
   }
 }
 

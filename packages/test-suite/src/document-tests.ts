@@ -59,6 +59,17 @@ export function registerDocumentTests<Store extends StateStore>(
     expect(await context.inspect(terminal, key, "backup")).toBe("first");
   });
 
+  it("writes a derived document (`durable: false`) as any other: replaced whole, backup kept", async () => {
+    const store = context.store();
+    await store.set(terminal, "loop_metrics", "first", { durable: false });
+    await store.set(terminal, "loop_metrics", "second", { durable: false });
+    await store.set(terminal, "loop_metrics", "third");
+    expect(await store.get(terminal, "loop_metrics")).toBe("third");
+    expect(await store.get(terminal, "loop_metrics", "backup")).toBe("second");
+    expect(await context.inspect(terminal, "loop_metrics", "current")).toBe("third");
+    expect(await context.inspect(terminal, "loop_metrics", "backup")).toBe("second");
+  });
+
   it("keeps the immediately previous version as the backup after several sets", async () => {
     const store = context.store();
     for (const version of [1, 2, 3, 4, 5]) await store.set(terminal, key, `version ${version}`);

@@ -57,7 +57,9 @@ function report(onError: ((error: unknown) => void) | undefined, error: unknown)
 /**
  * Writes a terminal's `loop_metrics` document through the store — best-effort, as the seed's
  * `update_metrics`: the metrics are checked against {@link LoopMetricsSchema} (invalid ones are
- * not written), and any failure goes to `onError`. The returned promise never rejects.
+ * not written), and any failure goes to `onError`. The returned promise never rejects. The
+ * document is derived from `loop_state`, so it is written with `durable: false` (a file store
+ * does not `fsync` it).
  *
  * @param store - the state store.
  * @param terminalId - a safe terminal id.
@@ -88,7 +90,8 @@ export async function updateMetrics(
     }
     const text = serializeDocument(result.data, LOOP_METRICS_KEY, terminalId);
     await storeCall(`write loop_metrics of terminal "${terminalId}"`, () =>
-      store.set(terminalId, LOOP_METRICS_KEY, text),
+      // Derived from loop_state, rewritten after every iteration: no need to outlast a power loss.
+      store.set(terminalId, LOOP_METRICS_KEY, text, { durable: false }),
     );
   } catch (error) {
     report(options.onError, error);

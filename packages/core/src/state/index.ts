@@ -53,6 +53,7 @@ export type {
   LockOptions,
   StateDocumentKey,
   StateLock,
+  StateSetOptions,
   StateStore,
   StoredVersion,
 } from "./state-store.js";

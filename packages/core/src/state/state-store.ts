@@ -33,6 +33,18 @@ export interface LockOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
+/** Options of {@link StateStore.set}. */
+export interface StateSetOptions {
+  /**
+   * Whether the document must survive a power loss once `set` resolves (default `true`).
+   * `false` says the document is derived — rebuilt from others by its next write, as
+   * `loop_metrics` is from `loop_state` — so a store may skip what guards it against a power
+   * loss (the file store's `fsync`s). The write is still atomic and still keeps the replaced
+   * version as the backup. Stores that cannot tell the difference ignore it.
+   */
+  readonly durable?: boolean | undefined;
+}
+
 /**
  * Where the loop keeps its state: JSON documents (as text) keyed by terminal id and document
  * key (`loop_state`, `loop_metrics`). Any backend can implement it; every implementation runs
@@ -58,8 +70,16 @@ export interface StateStore {
    * @param version - `current` (default) or the `backup` kept by the last {@link StateStore.set}.
    */
   get(terminalId: string, key: StateDocumentKey, version?: StoredVersion): Promise<string | null>;
-  /** Replaces a document atomically, keeping the replaced version as its backup. */
-  set(terminalId: string, key: StateDocumentKey, text: string): Promise<void>;
+  /**
+   * Replaces a document atomically, keeping the replaced version as its backup.
+   * @param options - `durable: false` for a derived document (see {@link StateSetOptions}).
+   */
+  set(
+    terminalId: string,
+    key: StateDocumentKey,
+    text: string,
+    options?: StateSetOptions,
+  ): Promise<void>;
   /** Deletes a document and its backup. Deleting what does not exist is not an error. */
   delete(terminalId: string, key: StateDocumentKey): Promise<void>;
   /**
