@@ -66,7 +66,8 @@ function loopCalls(trace: string): Call[] {
     loop ??= pid;
     let line = rest;
     if (line.endsWith("<unfinished ...>")) {
-      pending.set(pid, line.slice(0, -"<unfinished ...>".length));
+      // `rename("a", "b" <unfinished ...>`: the call goes on in a later `<... rename resumed>`.
+      pending.set(pid, line.slice(0, -"<unfinished ...>".length).trimEnd());
       continue;
     }
     const resumed = /^<\.\.\. \w+ resumed>(.*)$/.exec(line);
