@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import type { TaskWorkspace, WorkspaceSave } from "@loop/core";
-import { resolveCommit } from "./git-refs.js";
 import { removePlanTemporaries } from "./plan-copy.js";
 import { runGit, splitNul } from "./run-git.js";
 import { planCopyPath } from "./task-workspace.js";
@@ -8,22 +7,36 @@ import { type TaskNames, taskNames, type WorkspaceContext } from "./workspace-co
 import { readRecord } from "./workspace-record.js";
 import { WorkspaceStateError } from "./workspace-state-error.js";
 
-/** Checks that the worktree is there and on its task's branch. */
-async function checkOnBranch(names: TaskNames): Promise<void> {
+/**
+ * Checks that the worktree is there and on its task's branch, and returns its `HEAD` commit:
+ * both from one `git rev-parse`.
+ */
+async function checkOnBranch(names: TaskNames): Promise<string> {
   if (!existsSync(`${names.path}/.git`)) {
     throw new WorkspaceStateError({
       message: `gitWorkspaces: the worktree ${names.path} is gone (no .git in it)`,
       where: names.path,
     });
   }
-  const head = await runGit(names.path, ["symbolic-ref", "-q", "HEAD"], { allowExitCodes: [0, 1] });
-  const branch = head.stdout.trim();
-  if (branch !== `refs/heads/${names.branch}`) {
+  // `HEAD` first as a commit, then (the option applies to what follows it) as the full name of
+  // the branch it is on: `HEAD` when detached.
+  const result = await runGit(names.path, ["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"], {
+    allowExitCodes: [0, 128],
+  });
+  const [head, branch] = result.stdout.trim().split("\n");
+  if (result.exitCode !== 0 || head === undefined || branch === undefined) {
     throw new WorkspaceStateError({
-      message: `gitWorkspaces: the worktree ${names.path} is on ${branch === "" ? "a detached HEAD" : branch}, not on its task's branch ${names.branch}; its work is not saved`,
+      message: `gitWorkspaces: ${names.path} has no HEAD`,
       where: names.path,
     });
   }
+  if (branch !== `refs/heads/${names.branch}`) {
+    throw new WorkspaceStateError({
+      message: `gitWorkspaces: the worktree ${names.path} is on ${branch === "HEAD" ? "a detached HEAD" : branch}, not on its task's branch ${names.branch}; its work is not saved`,
+      where: names.path,
+    });
+  }
+  return head;
 }
 
 /**
@@ -61,6 +74,38 @@ export async function commitStaged(
   return true;
 }
 
+/** Files changed and commits made from `previous` to `head` in the worktree at `path`. */
+async function changesSince(path: string, previous: string, head: string): Promise<WorkspaceSave> {
+  const [files, count] = await Promise.all([
+    runGit(path, ["diff", "--name-only", "-z", "--no-renames", previous, head]),
+    runGit(path, ["rev-list", "--count", head, "--not", previous]),
+  ]);
+  return { filesChanged: splitNul(files.stdout).length, commits: Number(count.stdout.trim()) };
+}
+
+/**
+ * The worktree's new `HEAD` after a commit, with the files changed and commits made since
+ * `previous`: the commits listed (`git rev-list --topo-order HEAD --not previous`) and the diff,
+ * at once. A new commit is never in `previous`'s history, so `HEAD` is listed, and first: in
+ * topological order no commit comes before its children, and every other commit listed has a
+ * child on its way to `HEAD` that is listed too (commit dates do not decide it).
+ */
+async function changesOfCommit(
+  path: string,
+  previous: string,
+): Promise<{ readonly head: string; readonly save: WorkspaceSave }> {
+  const [files, listed] = await Promise.all([
+    runGit(path, ["diff", "--name-only", "-z", "--no-renames", previous, "HEAD"]),
+    runGit(path, ["rev-list", "--topo-order", "HEAD", "--not", previous]),
+  ]);
+  const commits = listed.stdout.split("\n").filter((line) => line !== "");
+  const head = commits[0];
+  if (head === undefined) {
+    throw new WorkspaceStateError({ message: `gitWorkspaces: ${path} has no HEAD`, where: path });
+  }
+  return { head, save: { filesChanged: splitNul(files.stdout).length, commits: commits.length } };
+}
+
 /** Saves a task's worktree (inside the task's queue). */
 export async function saveNames(
   context: WorkspaceContext,
@@ -68,7 +113,7 @@ export async function saveNames(
   message: string,
 ): Promise<WorkspaceSave> {
   const { stateDirectory, planRelative } = context.repository;
-  await checkOnBranch(names);
+  const before = await checkOnBranch(names);
   const record = await readRecord(stateDirectory, names.branch);
   if (record === null) {
     throw new WorkspaceStateError({
@@ -78,22 +123,17 @@ export async function saveNames(
   }
   await removePlanTemporaries(planCopyPath(context, names));
   await stageAllButPlan(names.path, planRelative, record.base);
-  await commitStaged(context, names.path, message);
-  const head = await resolveCommit(names.path, "HEAD");
-  if (head === null) {
-    throw new WorkspaceStateError({
-      message: `gitWorkspaces: ${names.path} has no HEAD`,
-      where: names.path,
-    });
-  }
+  const committed = await commitStaged(context, names.path, message);
   const previous = context.lastSaved.get(names.branch) ?? record.base;
-  context.lastSaved.set(names.branch, head);
-  if (previous === head) return { filesChanged: 0, commits: 0 };
-  const [files, count] = await Promise.all([
-    runGit(names.path, ["diff", "--name-only", "-z", "--no-renames", previous, head]),
-    runGit(names.path, ["rev-list", "--count", head, "--not", previous]),
-  ]);
-  return { filesChanged: splitNul(files.stdout).length, commits: Number(count.stdout.trim()) };
+  if (committed) {
+    const { head, save } = await changesOfCommit(names.path, previous);
+    context.lastSaved.set(names.branch, head);
+    return save;
+  }
+  // Nothing staged: HEAD is where it was before (the agent's own commits included).
+  context.lastSaved.set(names.branch, before);
+  if (previous === before) return { filesChanged: 0, commits: 0 };
+  return changesSince(names.path, previous, before);
 }
 
 /** `save`: commits what the agent left uncommitted, the plan copy left out. */
