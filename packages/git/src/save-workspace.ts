@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import type { TaskWorkspace, WorkspaceSave } from "@loop/core";
+import { GitCommandError } from "./git-command-error.js";
 import { removePlanTemporaries } from "./plan-copy.js";
 import { runGit, splitNul } from "./run-git.js";
 import { planCopyPath } from "./task-workspace.js";
@@ -55,7 +56,10 @@ export async function stageAllButPlan(
 
 /**
  * Commits what is staged, with `message`, when it differs from `HEAD`: no hook runs
- * (`--no-verify`: a user's hook never blocks saving work), no signing prompt.
+ * (`--no-verify`: a user's hook never blocks saving work), no signing prompt. The commit is
+ * tried first (most saves have work): git exits 1 when nothing is staged, and only then does
+ * `git diff --cached --quiet` say whether that was all (a failure git also reports with 1, a
+ * `prepare-commit-msg` hook's, is thrown).
  *
  * @returns whether a commit was made.
  */
@@ -64,14 +68,23 @@ export async function commitStaged(
   path: string,
   message: string,
 ): Promise<boolean> {
+  const args = [
+    "commit",
+    "-q",
+    "--no-verify",
+    "--no-gpg-sign",
+    "--allow-empty-message",
+    "-m",
+    message,
+  ];
+  const commit = await runGit(path, args, {
+    env: await context.identity(),
+    allowExitCodes: [0, 1],
+  });
+  if (commit.exitCode === 0) return true;
   const staged = await runGit(path, ["diff", "--cached", "--quiet"], { allowExitCodes: [0, 1] });
   if (staged.exitCode === 0) return false;
-  await runGit(
-    path,
-    ["commit", "-q", "--no-verify", "--no-gpg-sign", "--allow-empty-message", "-m", message],
-    { env: await context.identity() },
-  );
-  return true;
+  throw new GitCommandError({ args, cwd: path, exitCode: commit.exitCode, stderr: commit.stderr });
 }
 
 /** Files changed and commits made from `previous` to `head` in the worktree at `path`. */
