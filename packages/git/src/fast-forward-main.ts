@@ -1,7 +1,7 @@
 import { GitCommandError } from "./git-command-error.js";
 import { resolveCommit, updateRefs } from "./git-refs.js";
 import { clearJournal, writeJournal } from "./integration-journal.js";
-import { runGit } from "./run-git.js";
+import { runGit, withoutAutoMaintenance } from "./run-git.js";
 import type { TaskNames, WorkspaceContext } from "./workspace-context.js";
 
 /** What bringing the main working tree to the merge came to. */
@@ -60,9 +60,13 @@ export async function fastForwardMain(
     target,
     startedAt: context.options.now(),
   });
-  const merge = await runGit(top, ["merge", "--ff-only", "-q", "--no-stat", target], {
-    allowExitCodes: [0, 1, 128],
-  });
+  const merge = await runGit(
+    top,
+    [...withoutAutoMaintenance, "merge", "--ff-only", "-q", "--no-stat", target],
+    {
+      allowExitCodes: [0, 1, 128],
+    },
+  );
   // A fast-forward that succeeded leaves HEAD at `target` (`target` is a new commit: no other
   // line holds it, so "already up to date" cannot be); only a failure needs HEAD read.
   const after = merge.exitCode === 0 ? target : await resolveCommit(top, "HEAD");

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { TaskWorkspace, WorkspaceSave } from "@loop/core";
 import { GitCommandError } from "./git-command-error.js";
 import { removePlanTemporaries } from "./plan-copy.js";
-import { runGit, splitNul } from "./run-git.js";
+import { runGit, splitNul, withoutAutoMaintenance } from "./run-git.js";
 import { planCopyPath } from "./task-workspace.js";
 import { type TaskNames, taskNames, type WorkspaceContext } from "./workspace-context.js";
 import { readRecord } from "./workspace-record.js";
@@ -69,6 +69,7 @@ export async function commitStaged(
   message: string,
 ): Promise<boolean> {
   const args = [
+    ...withoutAutoMaintenance,
     "commit",
     "-q",
     "--no-verify",
