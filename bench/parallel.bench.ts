@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { median } from "./support/run-project.js";
+import { countSyscalls, straceWorks } from "./support/syscall-count.js";
 
 // Parallel runs (issue 16): 8 independent tasks (one `(parallel)` section) whose agents each
 // work 1 s and write a file of their own, run by the built CLI in a real git repository — once
@@ -12,6 +13,9 @@ import { median } from "./support/run-project.js";
 // branch per task, merged back one at a time). The figure is the parallel run's wall time as a
 // share of the serial run's, both whole runs (start-up and the closing wrap-up included).
 // Target: ≤ 40 %. The agent is test/fixtures/worktree-agent.mjs. Build first (`pnpm build`).
+// When strace can trace here, one more parallel run and one serial run (agents of 50 ms, not
+// timed) count the git executions per task (`strace -f`: git's own children included, the
+// start-up's and the wrap-up's spread over the tasks).
 
 const bin = fileURLToPath(new URL("../packages/cli/dist/loop.js", import.meta.url));
 const agent = fileURLToPath(new URL("../test/fixtures/worktree-agent.mjs", import.meta.url));
@@ -44,21 +48,30 @@ function project(): { dir: string; home: string } {
   return { dir, home };
 }
 
+/** The arguments of `node` for one `loop run`. */
+function runArgs(extra: readonly string[]): string[] {
+  return [bin, "run", "--cmd", `${process.execPath} ${agent}`, "-p", "prompt.md", ...extra];
+}
+
+/** The environment of one `loop run`, its agents working `agentMs`. */
+function runEnv(home: string, agentMs: number): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    NO_COLOR: "1",
+    WORKTREE_AGENT_MIN_MS: String(agentMs),
+    WORKTREE_AGENT_MAX_MS: String(agentMs),
+  };
+}
+
 /** One whole `loop run`, in milliseconds; throws unless every task is done. */
 function timedRun(extra: readonly string[]): Promise<number> {
   const { dir, home } = project();
-  const args = [bin, "run", "--cmd", `${process.execPath} ${agent}`, "-p", "prompt.md", ...extra];
   const started = performance.now();
   return new Promise<number>((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
+    const child = spawn(process.execPath, runArgs(extra), {
       cwd: dir,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: home,
-        NO_COLOR: "1",
-        WORKTREE_AGENT_MIN_MS: String(AGENT_MS),
-        WORKTREE_AGENT_MAX_MS: String(AGENT_MS),
-      },
+      env: runEnv(home, AGENT_MS),
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
@@ -72,6 +85,20 @@ function timedRun(extra: readonly string[]): Promise<number> {
       else reject(new Error(`loop run ${extra.join(" ")} exited ${code}: ${stderr}`));
     });
   });
+}
+
+/** The git executions per task of one whole `loop run` under strace (agents of 50 ms). */
+function gitPerTask(extra: readonly string[]): number {
+  const { dir, home } = project();
+  try {
+    const counts = countSyscalls(process.execPath, runArgs(extra), {
+      cwd: dir,
+      env: runEnv(home, 50),
+    });
+    return (counts.executions.get("git") ?? 0) / TASKS;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 }
 
 if (!existsSync(bin)) {
@@ -104,4 +131,11 @@ if (!existsSync(bin)) {
   console.log(
     `  beyond the agents ${overhead.toFixed(0)} ms per task in the parallel run (worktree, save, merge, the loop's own work)`,
   );
+  if (straceWorks()) {
+    const parallelGit = gitPerTask(["--parallel", String(WORKERS)]);
+    const serialGit = gitPerTask([]);
+    console.log(
+      `  git executions    ${parallelGit.toFixed(1)} per task in the parallel run, ${serialGit.toFixed(1)} in the serial one (strace -f, git's own children included)`,
+    );
+  } else console.log("  git executions    (strace cannot trace here: not counted)");
 }

@@ -10,13 +10,16 @@ export const fallbackIdentity = { name: "loop", email: "loop@localhost" } as con
  */
 export async function commitIdentity(cwd: string): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
-  for (const role of ["AUTHOR", "COMMITTER"] as const) {
-    try {
-      await runGit(cwd, ["-c", "user.useConfigOnly=true", "var", `GIT_${role}_IDENT`]);
-    } catch {
-      env[`GIT_${role}_NAME`] = fallbackIdentity.name;
-      env[`GIT_${role}_EMAIL`] = fallbackIdentity.email;
-    }
-  }
+  // Both roles asked at once (two gits side by side, not one after the other).
+  await Promise.all(
+    (["AUTHOR", "COMMITTER"] as const).map(async (role) => {
+      try {
+        await runGit(cwd, ["-c", "user.useConfigOnly=true", "var", `GIT_${role}_IDENT`]);
+      } catch {
+        env[`GIT_${role}_NAME`] = fallbackIdentity.name;
+        env[`GIT_${role}_EMAIL`] = fallbackIdentity.email;
+      }
+    }),
+  );
   return env;
 }

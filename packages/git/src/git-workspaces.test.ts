@@ -39,10 +39,17 @@ describe("gitWorkspaces", { timeout: 30_000 }, () => {
       commits: 0,
     });
 
+    const before = await repository.git(["rev-parse", "HEAD"]);
     const integration = await workspaces.integrate(workspace, { message: "Merge TASK-1" });
     expect(integration).toMatchObject({ kind: "integrated", filesChanged: 1, resolved: false });
     expect(await repository.git(["rev-parse", "HEAD"])).toBe(
       `${integration.kind === "integrated" ? integration.commit : ""}\n`,
+    );
+    // The main line's reflog has the integration as its one new entry (no gap): `HEAD@{1}` is
+    // where it was before, for a user undoing the integration.
+    const merged = integration.kind === "integrated" ? integration.commit : "";
+    expect(await repository.git(["reflog", "-2", "--format=%gd %H", "HEAD"])).toBe(
+      `HEAD@{0} ${merged}\nHEAD@{1} ${before}`,
     );
     expect(await readFile(join(repository.repo, "src/b.txt"), "utf8")).toBe("b\n");
     expect(await repository.git(["log", "-1", "--format=%s%n%an <%ae>"])).toBe(

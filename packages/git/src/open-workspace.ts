@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import type { TaskWorkspace } from "@loop/core";
-import { finishClose } from "./finish-close.js";
+import { finishClose, readCloseRefs } from "./finish-close.js";
 import { type RefStep, resolveCommit, updateRefs } from "./git-refs.js";
 import { writePlanCopy } from "./plan-copy.js";
 import { RepositoryError } from "./repository-error.js";
@@ -58,17 +58,20 @@ function checkOpenArguments(
   }
 }
 
-/** Where a new task branch starts: the main line's `HEAD`, or a kept branch's tip. */
+/**
+ * Where a new task branch starts: the main line's `HEAD` (`head`, read by the caller), or a
+ * kept branch's tip.
+ */
 async function startingPoint(
   context: WorkspaceContext,
   from: string | undefined,
+  head: string | null,
 ): Promise<{
   readonly start: string;
   readonly base: string;
   readonly kept: WorkspaceRecord | null;
 }> {
   const top = context.repository.top;
-  const head = await resolveCommit(top, "HEAD");
   if (head === null) throw new RepositoryError({ repo: top, reason: "no-commit" });
   if (from === undefined) return { start: head, base: head, kept: null };
   const tip = from.startsWith(keptPrefix(context))
@@ -137,8 +140,11 @@ export function openWorkspace(
       base: "",
       createdAt: context.options.now(),
     };
-    await finishClose(context, names, leftover, record?.closing ?? "keep-if-work");
-    const { start, base } = await startingPoint(context, options.from);
+    // One read of the refs serves both: what is left of the task's branch, and the main line's
+    // HEAD the new branch starts from (finishing a close moves no HEAD).
+    const refs = await readCloseRefs(context, names);
+    await finishClose(context, names, leftover, record?.closing ?? "keep-if-work", refs);
+    const { start, base } = await startingPoint(context, options.from, refs.main);
     await writeRecord(stateDirectory, {
       version: 1,
       taskId: task.id,

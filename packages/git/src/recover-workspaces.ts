@@ -37,18 +37,23 @@ interface Report {
   readonly removed: string[];
 }
 
-/** Aborts the resolutions a killed run left in task worktrees (their records say which). */
+/**
+ * Aborts the resolutions a killed run left in task worktrees (their records say which).
+ *
+ * @returns whether a worktree was put back onto its branch (`worktrees` is then out of date).
+ */
 async function recoverResolutions(
   context: WorkspaceContext,
   worktrees: readonly WorktreeEntry[],
-): Promise<void> {
+): Promise<boolean> {
   const folder = resolutionsFolder(context.repository.stateDirectory);
   let names: string[];
   try {
     names = await readdir(folder);
   } catch {
-    return;
+    return false;
   }
+  let restored = false;
   for (const name of names) {
     const path = join(folder, name);
     const record = name.endsWith(".json") ? await readResolution(path) : null;
@@ -56,10 +61,12 @@ async function recoverResolutions(
       const task = taskNames(context, record.taskId);
       if (task.branch === record.branch && worktrees.some((entry) => entry.path === task.path)) {
         await restoreTaskWorktree(context, task, record.planText);
+        restored = true;
       }
     }
     await rm(path, { force: true });
   }
+  return restored;
 }
 
 /** The main plan's text, for a reopened worktree whose plan copy is gone. */
@@ -123,19 +130,26 @@ async function recoverTask(
 /**
  * Removes what is under the worktrees folder that no task owns: worktrees without a record
  * (work left on a branch is committed there first; the branch stays) and folders git does not
- * know as worktrees.
+ * know as worktrees. `worktrees` is the list read before the records were recovered: of its
+ * entries under the root, those of a recovered task (`handled`) are either reopened (`owned`)
+ * or were removed, and every other one is removed here, so what stays registered under the root
+ * is exactly `owned` — no second `git worktree list` needed.
  */
-async function removeStrays(context: WorkspaceContext, owned: ReadonlySet<string>): Promise<void> {
+async function removeStrays(
+  context: WorkspaceContext,
+  worktrees: readonly WorktreeEntry[],
+  handled: ReadonlySet<string>,
+  owned: ReadonlySet<string>,
+): Promise<void> {
   const { root, top } = context.repository;
-  for (const entry of await listWorktrees(context.repository)) {
-    if (dirname(entry.path) !== root || owned.has(entry.path)) continue;
+  for (const entry of worktrees) {
+    if (dirname(entry.path) !== root || owned.has(entry.path) || handled.has(entry.path)) continue;
     if (entry.branch !== null && entry.locked === null && existsSync(join(entry.path, ".git"))) {
       await runGit(entry.path, ["add", "-A"]);
       await commitStaged(context, entry.path, recoverySaveMessage);
     }
     await removeWorktree(context.repository, entry.path);
   }
-  const registered = new Set((await listWorktrees(context.repository)).map((entry) => entry.path));
   let names: string[] = [];
   try {
     names = await readdir(root);
@@ -144,7 +158,7 @@ async function removeStrays(context: WorkspaceContext, owned: ReadonlySet<string
   }
   for (const name of names) {
     const path = join(root, name);
-    if (!registered.has(path) && path !== top)
+    if (!owned.has(path) && path !== top)
       await rm(path, { recursive: true, force: true, maxRetries: 3 });
   }
 }
@@ -169,13 +183,16 @@ export async function recoverWorkspaces(
   const killedAdds = new Set(await removeKilledWorktreeAdds(repository));
   const integration = await recoverIntegration(repository);
   await runWorktreeGit(repository, repository.top, ["worktree", "prune"]);
-  await recoverResolutions(context, await listWorktrees(repository));
-  const worktrees = (await listWorktrees(repository)).filter(
-    (entry) => dirname(entry.path) === repository.root,
-  );
+  // One `git worktree list` serves what follows, unless a worktree was put back on its branch.
+  const listed = await listWorktrees(repository);
+  const current = (await recoverResolutions(context, listed))
+    ? await listWorktrees(repository)
+    : listed;
+  const worktrees = current.filter((entry) => dirname(entry.path) === repository.root);
   const resume = new Set(options.resume);
   const report: Report = { reopened: [], kept: [], removed: [] };
   const owned = new Set<string>();
+  const handled = new Set<string>();
   const branches = new Set(
     (await listRefs(repository.top, "refs/heads/")).map(({ ref }) =>
       ref.slice("refs/heads/".length),
@@ -190,13 +207,14 @@ export async function recoverWorkspaces(
     if (names.branch !== record.branch) continue; // another prefix's record
     const entry = worktrees.find((candidate) => candidate.path === names.path);
     const resumed = resume.has(record.taskId) && record.closing === undefined;
+    handled.add(names.path);
     await context.tasks.run(names.branch, () =>
       recoverTask(context, record, names, entry, resumed, report, killedAdds.has(names.path)),
     );
     if (report.reopened.some((workspace) => workspace.branch === names.branch))
       owned.add(names.path);
   }
-  await removeStrays(context, owned);
+  await removeStrays(context, worktrees, handled, owned);
   return {
     reopened: report.reopened,
     kept: report.kept,

@@ -4,7 +4,7 @@ import { dirtyPaths } from "./dirty-paths.js";
 import { resolveCommit } from "./git-refs.js";
 import { readPlanCopy, writePlanCopy } from "./plan-copy.js";
 import { clearResolution, writeResolution } from "./resolution-record.js";
-import { runGit, splitNul } from "./run-git.js";
+import { runGit, splitNul, withoutAutoMaintenance } from "./run-git.js";
 import { planCopyPath } from "./task-workspace.js";
 import type { TaskNames, WorkspaceContext } from "./workspace-context.js";
 import type { WorkspaceRecord } from "./workspace-record.js";
@@ -73,10 +73,14 @@ async function everythingResolved(path: string, conflicted: readonly string[]): 
 async function runResolver(resolution: Resolution): Promise<string | null> {
   const { context, names, record, head, source, options } = resolution;
   const path = names.path;
-  const merge = await runGit(path, ["merge", "--no-ff", "--no-commit", "-q", source], {
-    allowExitCodes: [0, 1],
-    env: await context.identity(),
-  });
+  const merge = await runGit(
+    path,
+    [...withoutAutoMaintenance, "merge", "--no-ff", "--no-commit", "-q", source],
+    {
+      allowExitCodes: [0, 1],
+      env: await context.identity(),
+    },
+  );
   const files = merge.exitCode === 0 ? [] : await unmergedPaths(path);
   if (files.length > 0 && options.resolve !== undefined) {
     if (options.signal?.aborted) return null;
@@ -100,6 +104,7 @@ async function runResolver(resolution: Resolution): Promise<string | null> {
   await runGit(
     path,
     [
+      ...withoutAutoMaintenance,
       "commit",
       "-q",
       "--no-verify",

@@ -92,6 +92,13 @@ export function runGit(
   });
 }
 
+/**
+ * Arguments that keep a `git commit` or `git merge` from starting `git maintenance run --auto`
+ * after it (one more git, waited for, per commit): the workspaces' commits and merges leave the
+ * repository's upkeep to the user's own next git command.
+ */
+export const withoutAutoMaintenance = ["-c", "maintenance.auto=false"] as const;
+
 /** Splits git's `-z` output into its fields, without the empty one after the last NUL. */
 export function splitNul(output: string): string[] {
   const fields = output.split("\0");

@@ -1,29 +1,43 @@
 import { existsSync } from "node:fs";
 import type { TaskWorkspace, WorkspaceSave } from "@loop/core";
-import { resolveCommit } from "./git-refs.js";
+import { GitCommandError } from "./git-command-error.js";
 import { removePlanTemporaries } from "./plan-copy.js";
-import { runGit, splitNul } from "./run-git.js";
+import { runGit, splitNul, withoutAutoMaintenance } from "./run-git.js";
 import { planCopyPath } from "./task-workspace.js";
 import { type TaskNames, taskNames, type WorkspaceContext } from "./workspace-context.js";
 import { readRecord } from "./workspace-record.js";
 import { WorkspaceStateError } from "./workspace-state-error.js";
 
-/** Checks that the worktree is there and on its task's branch. */
-async function checkOnBranch(names: TaskNames): Promise<void> {
+/**
+ * Checks that the worktree is there and on its task's branch, and returns its `HEAD` commit:
+ * both from one `git rev-parse`.
+ */
+async function checkOnBranch(names: TaskNames): Promise<string> {
   if (!existsSync(`${names.path}/.git`)) {
     throw new WorkspaceStateError({
       message: `gitWorkspaces: the worktree ${names.path} is gone (no .git in it)`,
       where: names.path,
     });
   }
-  const head = await runGit(names.path, ["symbolic-ref", "-q", "HEAD"], { allowExitCodes: [0, 1] });
-  const branch = head.stdout.trim();
-  if (branch !== `refs/heads/${names.branch}`) {
+  // `HEAD` first as a commit, then (the option applies to what follows it) as the full name of
+  // the branch it is on: `HEAD` when detached.
+  const result = await runGit(names.path, ["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"], {
+    allowExitCodes: [0, 128],
+  });
+  const [head, branch] = result.stdout.trim().split("\n");
+  if (result.exitCode !== 0 || head === undefined || branch === undefined) {
     throw new WorkspaceStateError({
-      message: `gitWorkspaces: the worktree ${names.path} is on ${branch === "" ? "a detached HEAD" : branch}, not on its task's branch ${names.branch}; its work is not saved`,
+      message: `gitWorkspaces: ${names.path} has no HEAD`,
       where: names.path,
     });
   }
+  if (branch !== `refs/heads/${names.branch}`) {
+    throw new WorkspaceStateError({
+      message: `gitWorkspaces: the worktree ${names.path} is on ${branch === "HEAD" ? "a detached HEAD" : branch}, not on its task's branch ${names.branch}; its work is not saved`,
+      where: names.path,
+    });
+  }
+  return head;
 }
 
 /**
@@ -42,7 +56,10 @@ export async function stageAllButPlan(
 
 /**
  * Commits what is staged, with `message`, when it differs from `HEAD`: no hook runs
- * (`--no-verify`: a user's hook never blocks saving work), no signing prompt.
+ * (`--no-verify`: a user's hook never blocks saving work), no signing prompt. The commit is
+ * tried first (most saves have work): git exits 1 when nothing is staged, and only then does
+ * `git diff --cached --quiet` say whether that was all (a failure git also reports with 1, a
+ * `prepare-commit-msg` hook's, is thrown).
  *
  * @returns whether a commit was made.
  */
@@ -51,14 +68,56 @@ export async function commitStaged(
   path: string,
   message: string,
 ): Promise<boolean> {
+  const args = [
+    ...withoutAutoMaintenance,
+    "commit",
+    "-q",
+    "--no-verify",
+    "--no-gpg-sign",
+    "--allow-empty-message",
+    "-m",
+    message,
+  ];
+  const commit = await runGit(path, args, {
+    env: await context.identity(),
+    allowExitCodes: [0, 1],
+  });
+  if (commit.exitCode === 0) return true;
   const staged = await runGit(path, ["diff", "--cached", "--quiet"], { allowExitCodes: [0, 1] });
   if (staged.exitCode === 0) return false;
-  await runGit(
-    path,
-    ["commit", "-q", "--no-verify", "--no-gpg-sign", "--allow-empty-message", "-m", message],
-    { env: await context.identity() },
-  );
-  return true;
+  throw new GitCommandError({ args, cwd: path, exitCode: commit.exitCode, stderr: commit.stderr });
+}
+
+/** Files changed and commits made from `previous` to `head` in the worktree at `path`. */
+async function changesSince(path: string, previous: string, head: string): Promise<WorkspaceSave> {
+  const [files, count] = await Promise.all([
+    runGit(path, ["diff", "--name-only", "-z", "--no-renames", previous, head]),
+    runGit(path, ["rev-list", "--count", head, "--not", previous]),
+  ]);
+  return { filesChanged: splitNul(files.stdout).length, commits: Number(count.stdout.trim()) };
+}
+
+/**
+ * The worktree's new `HEAD` after a commit, with the files changed and commits made since
+ * `previous`: the commits listed (`git rev-list --topo-order HEAD --not previous`) and the diff,
+ * at once. A new commit is never in `previous`'s history, so `HEAD` is listed, and first: in
+ * topological order no commit comes before its children, and every other commit listed has a
+ * child on its way to `HEAD` that is listed too (commit dates do not decide it).
+ */
+async function changesOfCommit(
+  path: string,
+  previous: string,
+): Promise<{ readonly head: string; readonly save: WorkspaceSave }> {
+  const [files, listed] = await Promise.all([
+    runGit(path, ["diff", "--name-only", "-z", "--no-renames", previous, "HEAD"]),
+    runGit(path, ["rev-list", "--topo-order", "HEAD", "--not", previous]),
+  ]);
+  const commits = listed.stdout.split("\n").filter((line) => line !== "");
+  const head = commits[0];
+  if (head === undefined) {
+    throw new WorkspaceStateError({ message: `gitWorkspaces: ${path} has no HEAD`, where: path });
+  }
+  return { head, save: { filesChanged: splitNul(files.stdout).length, commits: commits.length } };
 }
 
 /** Saves a task's worktree (inside the task's queue). */
@@ -68,7 +127,7 @@ export async function saveNames(
   message: string,
 ): Promise<WorkspaceSave> {
   const { stateDirectory, planRelative } = context.repository;
-  await checkOnBranch(names);
+  const before = await checkOnBranch(names);
   const record = await readRecord(stateDirectory, names.branch);
   if (record === null) {
     throw new WorkspaceStateError({
@@ -78,22 +137,17 @@ export async function saveNames(
   }
   await removePlanTemporaries(planCopyPath(context, names));
   await stageAllButPlan(names.path, planRelative, record.base);
-  await commitStaged(context, names.path, message);
-  const head = await resolveCommit(names.path, "HEAD");
-  if (head === null) {
-    throw new WorkspaceStateError({
-      message: `gitWorkspaces: ${names.path} has no HEAD`,
-      where: names.path,
-    });
-  }
+  const committed = await commitStaged(context, names.path, message);
   const previous = context.lastSaved.get(names.branch) ?? record.base;
-  context.lastSaved.set(names.branch, head);
-  if (previous === head) return { filesChanged: 0, commits: 0 };
-  const [files, count] = await Promise.all([
-    runGit(names.path, ["diff", "--name-only", "-z", "--no-renames", previous, head]),
-    runGit(names.path, ["rev-list", "--count", head, "--not", previous]),
-  ]);
-  return { filesChanged: splitNul(files.stdout).length, commits: Number(count.stdout.trim()) };
+  if (committed) {
+    const { head, save } = await changesOfCommit(names.path, previous);
+    context.lastSaved.set(names.branch, head);
+    return save;
+  }
+  // Nothing staged: HEAD is where it was before (the agent's own commits included).
+  context.lastSaved.set(names.branch, before);
+  if (previous === before) return { filesChanged: 0, commits: 0 };
+  return changesSince(names.path, previous, before);
 }
 
 /** `save`: commits what the agent left uncommitted, the plan copy left out. */

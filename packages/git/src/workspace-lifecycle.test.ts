@@ -193,6 +193,49 @@ describe("workspace lifecycle", { timeout: 60_000 }, () => {
       commits: 1,
     });
   });
+  it("leaves git's automatic maintenance to the user's own git commands", async () => {
+    repository = await createTestRepository({ "src/a.txt": "a\n" });
+    // A maintenance task every commit is due for: `git commit` and `git merge` would write the
+    // commit graph right after they are done.
+    await repository.git(["config", "maintenance.commit-graph.enabled", "true"]);
+    await repository.git(["config", "maintenance.commit-graph.auto", "1"]);
+    const workspaces = workspacesOf(repository);
+    const workspace = await workspaces.open({ id: "TASK-1", title: "t" }, { planText });
+    await repository.write("src/b.txt", "b\n", workspace.path);
+    await workspaces.save(workspace, { message: "save" });
+    expect(await workspaces.integrate(workspace, { message: "merge" })).toMatchObject({
+      kind: "integrated",
+    });
+    const graphs = join(repository.repo, ".git/objects/info/commit-graphs");
+    expect(existsSync(graphs)).toBe(false);
+    await repository.git(["commit", "-q", "--allow-empty", "-m", "the user's own"]);
+    expect(existsSync(graphs)).toBe(true);
+  });
+
+  it("rejects a save whose commit git refuses, and saves once it no longer does", async () => {
+    repository = await createTestRepository();
+    // `--no-verify` skips pre-commit and commit-msg, not prepare-commit-msg: its refusal is an
+    // exit 1 from `git commit`, as "nothing to commit" is — a refusal, never "nothing saved".
+    const hook = join(repository.repo, ".git/hooks/prepare-commit-msg");
+    await repository.write(".git/hooks/prepare-commit-msg", "#!/bin/sh\nexit 1\n");
+    const { chmod, rm } = await import("node:fs/promises");
+    await chmod(hook, 0o755);
+    const workspaces = workspacesOf(repository);
+    const workspace = await workspaces.open({ id: "TASK-1", title: "t" }, { planText });
+    await repository.write("a.txt", "a\n", workspace.path);
+    await expect(workspaces.save(workspace, { message: "save" })).rejects.toMatchObject({
+      name: "GitCommandError",
+    });
+    await rm(hook);
+    expect(await workspaces.save(workspace, { message: "save" })).toEqual({
+      filesChanged: 1,
+      commits: 1,
+    });
+    expect(await workspaces.save(workspace, { message: "again" })).toEqual({
+      filesChanged: 0,
+      commits: 0,
+    });
+  });
 });
 
 describe("options and repository checks", { timeout: 30_000 }, () => {
