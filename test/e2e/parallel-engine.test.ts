@@ -169,6 +169,42 @@ describe("parallel runs: the engine", () => {
     expect(new Set(numbers).size).toBe(numbers.length);
   });
 
+  it("a worker whose agent succeeded frees its slot while its work waits to be merged; one that failed holds it", async () => {
+    const setup = setUp(
+      parallelPlan(4),
+      2,
+      {},
+      { answer: (task) => (task === "TASK-2" ? { error: "the tests fail" } : null) },
+    );
+    // Each merge takes half a second: the finished tasks queue for it.
+    const integrate = setup.workspaces.integrate.bind(setup.workspaces);
+    setup.workspaces.integrate = async (workspace, options) => {
+      await setup.clock.sleep(500);
+      return integrate(workspace, options);
+    };
+    // TASK-2's first attempt fails 100 ms after TASK-1 succeeds.
+    const executor: Executor = {
+      ...setup.executor,
+      async execute(request, execution) {
+        const result = await setup.executor.execute(request, execution);
+        if (request.task?.id === "TASK-2" && request.attempt === 1) await setup.clock.sleep(100);
+        return result;
+      },
+    };
+    await createLoop({ ...setup.options, executor }).run();
+    const startOf = (task: string) =>
+      setup.executor.runs
+        .filter((run) => run.task === task)
+        .map((run) => run.startedAt - START.getTime());
+    // TASK-1 succeeds at 1000 ms: TASK-3 starts then, before TASK-1's merge (1000–1500 ms) is
+    // over. TASK-2 fails at 1100 ms: its slot is taken again only once it is settled, after
+    // TASK-1's merge, at 1500 ms.
+    expect(startOf("TASK-3")[0]).toBe(1000);
+    expect(startOf("TASK-2")[1]).toBe(1500);
+    expect(setup.executor.maxRunning).toBe(2);
+    expect(setup.workspaces.maxConcurrentIntegrations).toBe(1);
+  });
+
   it("a plan without a (parallel) heading runs one task at a time, as it always did", async () => {
     const text = "# Plan\n\n- [ ] TASK-1 One\n- [ ] TASK-2 Two\n- [ ] TASK-3 Three\n";
     const { executor, options } = setUp(text, 4);

@@ -25,6 +25,13 @@ interface Worker {
   readonly attempt: number;
   /** Resolves once the worker's iteration is settled; never rejects. */
   done: Promise<void>;
+  /**
+   * Set once the agent ended cleanly (it succeeded, no usage limit, not stopped) and its work is
+   * saved: the worker no longer holds a slot while it waits for its settling, so the next task
+   * may start. A failed run holds its slot until settled, so the breaker and the usage limit
+   * decide before another agent is called.
+   */
+  freed: boolean;
 }
 
 /** What a worker's agent run left, for its settling. */
@@ -35,6 +42,15 @@ interface Finished {
   readonly save: WorkspaceSave;
   /** Whether the task's box is checked in the working copy's plan (or the executor said so). */
   readonly done: boolean;
+}
+
+/** A promise and what resolves it (Node 20 has no `Promise.withResolvers`). */
+function signal(): { readonly promise: Promise<void>; readonly resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }
 
 /** What {@link ParallelRun.run} ended with. */
@@ -63,6 +79,8 @@ function schedulable(view: PlanView): readonly (LoopTask & SchedulableTask)[] {
  */
 export class ParallelRun {
   readonly #running = new Map<string, Worker>();
+  /** Resolves when a worker frees its slot before its settling (then is replaced). */
+  #freed = signal();
   /** Working copies recovery reopened, for their tasks' next attempts. */
   readonly #reopened = new Map<string, TaskWorkspace>();
   /** The kept work each task's next attempt goes on from. */
@@ -181,7 +199,8 @@ export class ParallelRun {
     const view = await host.readView(config);
     const state = host.state();
     const now = host.clock.now();
-    let slots = this.parallel.workers - this.#running.size;
+    const holding = [...this.#running.values()].filter((worker) => !worker.freed).length;
+    let slots = this.parallel.workers - holding;
     let wakeAt: number | null = null;
     const iterationsLeft =
       config.limits.max_iterations - state.loop_metadata.iterations - this.#running.size;
@@ -195,6 +214,10 @@ export class ParallelRun {
     else {
       slots = 0;
       wakeAt = rate.resetAt;
+    }
+    // With a cost cap, a freed slot waits for the settling: the iteration's cost may reach it.
+    if (config.limits.max_cost_usd !== null && holding < this.#running.size) {
+      slots = Math.min(slots, this.parallel.workers - this.#running.size);
     }
     if (this.#paused()) {
       slots = 0;
@@ -218,7 +241,8 @@ export class ParallelRun {
     const timer = new AbortController();
     const stop = () => timer.abort();
     this.#abort.signal.addEventListener("abort", stop, { once: true });
-    const waits: Promise<unknown>[] = [...this.#running.values()].map((worker) => worker.done);
+    const waits: Promise<unknown>[] = [this.#freed.promise];
+    for (const worker of this.#running.values()) waits.push(worker.done);
     if (wakeAt !== null) {
       const ms = Math.max(0, wakeAt - this.host.clock.now());
       waits.push(this.host.clock.sleep(ms, timer.signal).catch(() => undefined));
@@ -251,6 +275,7 @@ export class ParallelRun {
       iteration: this.#issued,
       attempt,
       done: Promise.resolve(),
+      freed: false,
     };
     this.#running.set(task.id, worker);
     worker.done = this.#work(config, view, worker)
@@ -321,10 +346,21 @@ export class ParallelRun {
       copy.tasks.find((item) => item.id === task.id)?.done === true ||
       outcome.result.taskComplete === true;
     const finished: Finished = { worker, workspace, outcome, save, done };
+    const clean =
+      outcome.result.success && outcome.result.usageLimit === undefined && !outcome.aborted;
+    if (clean && !outcome.timedOut) this.#free(worker);
     // What may follow the settling without holding the next one back (removing an integrated
     // task's working copy): the worker is done once it is.
     const after = await this.#inTurn(() => this.#settle(config, finished));
     await after?.();
+  }
+
+  /** The worker's slot is free for the next task; the run loop looks at once. */
+  #free(worker: Worker): void {
+    worker.freed = true;
+    const freed = this.#freed;
+    this.#freed = signal();
+    freed.resolve();
   }
 
   /** Keeps the process of a task's agent (or merge agent) in the task's worker entry. */
