@@ -24,6 +24,7 @@ import { type LineTable, type Point, pointAt } from "./line-table.js";
 import { canStartList, isThematicBreak, type ListMarker, readListMarker } from "./list-marker.js";
 import { LostStructure, lostStructure, ScanOutput } from "./scan-output.js";
 import type { ScannedBlocks, TopLevelList } from "./scanned-blocks.js";
+import { scannedListItem } from "./scanned-list-item.js";
 
 /** An open list item. */
 interface OpenItem {
@@ -78,7 +79,7 @@ class BlockScanner {
     this.closeContainers(0);
     this.closeLeaf(0);
     this.output.finish();
-    return { entries: this.output.entries, checkboxes: this.output.checkboxes };
+    return { entries: this.output.entries, checkboxItems: this.output.checkboxItems };
   }
 
   // --- Lines -------------------------------------------------------------------------------
@@ -409,13 +410,7 @@ class BlockScanner {
     if (marker.empty || marker.unusual) throw lostStructure;
     this.blankPending = false;
     const start = pointAt(this.lines, line, position);
-    const item: ListItem = {
-      type: "listItem",
-      spread: false,
-      checked: null,
-      children: [],
-      position: { start, end: start },
-    };
+    const item = scannedListItem(start);
     if (list.children.length === 0) list.position = { start, end: start };
     appendChild(list, item);
     const contentIndent = marker.contentStart - (this.lines.starts[line] ?? 0);

@@ -5,6 +5,7 @@ import type { ChunkSize } from "./markdown-chunks.js";
 import type { CheckboxSpan } from "./markdown-tree.js";
 import { parseRange } from "./micromark-chunks.js";
 import type { Continuation, Region, TopLevelList } from "./scanned-blocks.js";
+import { TreeCheckboxes } from "./scanned-list-item.js";
 import { continuesList, joinLists } from "./tree-join.js";
 
 /**
@@ -21,10 +22,12 @@ import { continuesList, joinLists } from "./tree-join.js";
 export function parseFast(
   lines: LineTable,
   size?: ChunkSize,
-): { readonly root: Root; readonly checkboxes: Map<ListItem, CheckboxSpan> } | null {
+): { readonly root: Root; readonly checkboxes: ReadonlyMap<ListItem, CheckboxSpan> } | null {
   const body = lines.text;
   if (body.includes("\0")) return null;
-  const { entries, checkboxes } = scanBlocks(lines);
+  const { entries, checkboxItems } = scanBlocks(lines);
+  /** The checkboxes of the items micromark parses (the scanner's keep theirs). */
+  const checkboxes = new Map<ListItem, CheckboxSpan>();
   const children: RootContent[] = [];
   const add = (node: RootContent, continues: Continuation): boolean => {
     const previous = children.at(-1);
@@ -66,7 +69,7 @@ export function parseFast(
       end: pointAt(lines, lines.count - 1, body.length),
     },
   };
-  return { root, checkboxes };
+  return { root, checkboxes: new TreeCheckboxes(checkboxItems, checkboxes) };
 }
 
 /**

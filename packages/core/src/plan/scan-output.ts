@@ -10,6 +10,7 @@ import type {
   ScannedEntry,
   TopLevelList,
 } from "./scanned-blocks.js";
+import { setScannedCheckbox } from "./scanned-list-item.js";
 
 /**
  * A top-level block or top-level list item being scanned (a unit), with what to undo if it
@@ -56,9 +57,11 @@ export const lostStructure = new LostStructure("the scanner lost the structure o
  */
 export class ScanOutput {
   readonly entries: ScannedEntry[] = [];
-  readonly checkboxes = new Map<ListItem, CheckboxSpan>();
-  /** Every task item whose checkbox was recorded, in order (to undo a unit's). */
-  private readonly checkboxItems: ListItem[] = [];
+  /**
+   * Every task item whose checkbox was recorded, in order (a unit's are undone with it). The
+   * checkbox itself is kept in the item (see `setScannedCheckbox`).
+   */
+  readonly checkboxItems: ListItem[] = [];
   private unit: Unit | null = null;
   /** The latest unit where a region may start. */
   private safeUnit: Unit | null = null;
@@ -152,7 +155,7 @@ export class ScanOutput {
 
   /** Records a task item's checkbox. */
   recordCheckbox(item: ListItem, span: CheckboxSpan): void {
-    this.checkboxes.set(item, span);
+    setScannedCheckbox(item, span);
     this.checkboxItems.push(item);
   }
 
@@ -239,10 +242,6 @@ export class ScanOutput {
   }
 
   private undoCheckboxes(count: number): void {
-    for (let index = count; index < this.checkboxItems.length; index += 1) {
-      const item = this.checkboxItems[index];
-      if (item !== undefined) this.checkboxes.delete(item);
-    }
     this.checkboxItems.length = count;
   }
 
