@@ -1,4 +1,4 @@
-import type { List, ListItem, RootContent } from "mdast";
+import type { List, RootContent } from "mdast";
 
 /**
  * Whether what comes next continues the list the tree ends with: `"yes"` (the scanner
@@ -43,9 +43,6 @@ export type ScannedEntry =
 export interface ScannedBlocks {
   /** The top-level pieces in order. */
   readonly entries: readonly ScannedEntry[];
-  /**
-   * The task items the scanner built, in order: each keeps its checkbox (see
-   * `scannedCheckbox`).
-   */
-  readonly checkboxItems: readonly ListItem[];
+  /** How many task items the scanner built: each keeps its checkbox (see `scannedCheckbox`). */
+  readonly checkboxCount: number;
 }

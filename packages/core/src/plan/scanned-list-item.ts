@@ -1,4 +1,4 @@
-import type { ListItem } from "mdast";
+import type { ListItem, Nodes, Root } from "mdast";
 import type { Point } from "./line-table.js";
 import type { CheckboxSpan } from "./markdown-tree.js";
 
@@ -96,22 +96,26 @@ export function scannedCheckbox(item: ListItem): CheckboxSpan | null | undefined
 /**
  * The checkboxes of a tree's task items, by item: those of the items the scanner built (kept
  * in the items, see {@link setScannedCheckbox}) and those micromark's items had, in a map.
+ * Iterating walks the tree (reading every list's items).
  */
 export class TreeCheckboxes implements ReadonlyMap<ListItem, CheckboxSpan> {
-  readonly #scanned: readonly ListItem[];
+  readonly #root: Root;
+  readonly #scannedCount: number;
   readonly #parsed: ReadonlyMap<ListItem, CheckboxSpan>;
 
   /**
-   * @param scanned - the task items the scanner built that are in the tree, in order.
+   * @param root - the tree.
+   * @param scannedCount - how many task items of the tree the scanner built.
    * @param parsed - the checkboxes of the task items micromark built.
    */
-  constructor(scanned: readonly ListItem[], parsed: ReadonlyMap<ListItem, CheckboxSpan>) {
-    this.#scanned = scanned;
+  constructor(root: Root, scannedCount: number, parsed: ReadonlyMap<ListItem, CheckboxSpan>) {
+    this.#root = root;
+    this.#scannedCount = scannedCount;
     this.#parsed = parsed;
   }
 
   get size(): number {
-    return this.#scanned.length + this.#parsed.size;
+    return this.#scannedCount + this.#parsed.size;
   }
 
   get(item: ListItem): CheckboxSpan | undefined {
@@ -124,11 +128,19 @@ export class TreeCheckboxes implements ReadonlyMap<ListItem, CheckboxSpan> {
   }
 
   *entries(): MapIterator<[ListItem, CheckboxSpan]> {
-    for (const item of this.#scanned) {
-      const checkbox = ItemCheckbox.get(item);
-      if (checkbox) yield [item, checkbox];
+    const pending: Nodes[] = [this.#root];
+    for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+      if (node.type === "listItem") {
+        const checkbox = this.get(node);
+        if (checkbox !== undefined) yield [node, checkbox];
+      }
+      if ("children" in node) {
+        for (let index = node.children.length - 1; index >= 0; index -= 1) {
+          const child = node.children[index];
+          if (child !== undefined) pending.push(child);
+        }
+      }
     }
-    yield* this.#parsed.entries();
   }
 
   *keys(): MapIterator<ListItem> {
