@@ -1,4 +1,4 @@
-import type { BlockContent, Heading, List, ListItem } from "mdast";
+import type { BlockContent, Heading, List, ListItem, Nodes } from "mdast";
 import { readAtxHeading } from "./atx-heading.js";
 import {
   continuesParagraph,
@@ -6,9 +6,10 @@ import {
   mayBeDefinition,
   quoteContent,
 } from "./block-lines.js";
-import { deferListItems } from "./deferred-list.js";
+import { deferListItems, deferredTaskRecords } from "./deferred-list.js";
 import { parseInline } from "./fast-inline.js";
 import { closesFence, readFenceOpener } from "./fence-lines.js";
+import { completeLazyParagraph } from "./lazy-paragraph.js";
 import {
   codeNode,
   type FenceLeaf,
@@ -93,7 +94,12 @@ class BlockScanner {
     this.closeContainers(0);
     this.closeLeaf(0);
     this.output.finish();
-    return { entries: this.output.entries, checkboxCount: this.output.checkboxCount };
+    const entries = this.output.entries;
+    for (const entry of entries) {
+      if (entry.kind === "node") completeParagraphs(entry.node);
+      else if (entry.kind === "list") completeParagraphs(entry.list.node);
+    }
+    return { entries, checkboxCount: this.output.checkboxCount };
   }
 
   // --- Lines -------------------------------------------------------------------------------
@@ -631,6 +637,21 @@ function withChild<Child>(children: Child[], child: Child): Child[] {
  */
 export function scanBlocks(lines: LineTable, defer = false): ScannedBlocks {
   return new BlockScanner(lines, 0, lines.count, defer).scan();
+}
+
+/**
+ * Completes the lazy paragraphs of a block that stays in the tree (see
+ * `completeLazyParagraph`), but for those of deferred lists: reading such a list again
+ * completes its own.
+ */
+function completeParagraphs(node: Nodes): void {
+  if (completeLazyParagraph(node) || !("children" in node)) return;
+  if (node.type === "list" && deferredTaskRecords(node) !== undefined) return;
+  const children: readonly Nodes[] = node.children;
+  for (let index = 0; index < children.length; index += 1) {
+    const child = children[index];
+    if (child !== undefined) completeParagraphs(child);
+  }
 }
 
 /** Defers the items of a top-level list the scanner read whole (see `deferListItems`). */

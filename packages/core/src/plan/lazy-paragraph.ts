@@ -90,6 +90,11 @@ class LazyChildren extends Stamp {
     if (#plain in node) (node as unknown as LazyChildren).#children = value;
   }
 
+  /** Whether a node is a lazy paragraph. */
+  static isLazy(node: object): boolean {
+    return #plain in node;
+  }
+
   /** The plain text of a lazy paragraph whose children were neither built nor set, else `undefined`. */
   static plainText(node: object): string | undefined {
     if (!(#plain in node)) return undefined;
@@ -135,8 +140,22 @@ export function lazyParagraph(
 ): Paragraph {
   const node = new ParagraphShell(position);
   new LazyChildren(node, plain, lines, segments, task);
-  Object.defineProperty(node, "children", childrenProperty);
   return node as unknown as Paragraph;
+}
+
+/**
+ * Gives a paragraph made by {@link lazyParagraph} its `children` accessor, once it is known to
+ * stay in the tree: defining it is the costliest step of making one, and most are dropped
+ * with the items of a deferred list first (see `deferListItems`), needing only their plain
+ * text. Any other node is left as it is.
+ *
+ * @param node - a node of the tree.
+ * @returns whether the node is a lazy paragraph.
+ */
+export function completeLazyParagraph(node: Nodes): boolean {
+  if (!LazyChildren.isLazy(node)) return false;
+  if (!Object.hasOwn(node, "children")) Object.defineProperty(node, "children", childrenProperty);
+  return true;
 }
 
 /**
