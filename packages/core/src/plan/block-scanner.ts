@@ -1,4 +1,4 @@
-import type { BlockContent, Heading, List, ListItem } from "mdast";
+import type { BlockContent, Heading, List, ListItem, Nodes } from "mdast";
 import { readAtxHeading } from "./atx-heading.js";
 import {
   continuesParagraph,
@@ -6,8 +6,10 @@ import {
   mayBeDefinition,
   quoteContent,
 } from "./block-lines.js";
+import { deferListItems, deferredTaskRecords } from "./deferred-list.js";
 import { parseInline } from "./fast-inline.js";
 import { closesFence, readFenceOpener } from "./fence-lines.js";
+import { completeLazyParagraph } from "./lazy-paragraph.js";
 import {
   codeNode,
   type FenceLeaf,
@@ -24,6 +26,8 @@ import { type LineTable, type Point, pointAt } from "./line-table.js";
 import { canStartList, isThematicBreak, type ListMarker, readListMarker } from "./list-marker.js";
 import { LostStructure, lostStructure, ScanOutput } from "./scan-output.js";
 import type { ScannedBlocks, TopLevelList } from "./scanned-blocks.js";
+import { scannedCheckbox, scannedListItem } from "./scanned-list-item.js";
+import { listTaskRecords } from "./task-records.js";
 
 /** An open list item. */
 interface OpenItem {
@@ -56,14 +60,26 @@ class BlockScanner {
   /** The end point of the block built last, for the item it ends to share. */
   private lastEnd: Point | null = null;
 
-  constructor(private readonly lines: LineTable) {
+  /**
+   * @param lines - the text's lines.
+   * @param firstLine - the first line to read (0-based).
+   * @param endLine - the line to stop before.
+   * @param defer - whether the items of the top-level lists read whole are dropped once final,
+   *   to be read again when first read (see `deferListItems`).
+   */
+  constructor(
+    private readonly lines: LineTable,
+    private readonly firstLine: number,
+    private readonly endLine: number,
+    defer: boolean,
+  ) {
     this.text = lines.text;
-    this.output = new ScanOutput(lines);
+    this.output = new ScanOutput(lines, defer ? (top) => deferList(lines, top.node) : null);
   }
 
   scan(): ScannedBlocks {
-    let line = 0;
-    while (line < this.lines.count) {
+    let line = this.firstLine;
+    while (line < this.endLine) {
       try {
         this.readLine(line);
         line += 1;
@@ -78,7 +94,12 @@ class BlockScanner {
     this.closeContainers(0);
     this.closeLeaf(0);
     this.output.finish();
-    return { entries: this.output.entries, checkboxes: this.output.checkboxes };
+    const entries = this.output.entries;
+    for (const entry of entries) {
+      if (entry.kind === "node") completeParagraphs(entry.node);
+      else if (entry.kind === "list") completeParagraphs(entry.list.node);
+    }
+    return { entries, checkboxCount: this.output.checkboxCount };
   }
 
   // --- Lines -------------------------------------------------------------------------------
@@ -409,13 +430,7 @@ class BlockScanner {
     if (marker.empty || marker.unusual) throw lostStructure;
     this.blankPending = false;
     const start = pointAt(this.lines, line, position);
-    const item: ListItem = {
-      type: "listItem",
-      spread: false,
-      checked: null,
-      children: [],
-      position: { start, end: start },
-    };
+    const item = scannedListItem(start);
     if (list.children.length === 0) list.position = { start, end: start };
     appendChild(list, item);
     const contentIndent = marker.contentStart - (this.lines.starts[line] ?? 0);
@@ -612,9 +627,49 @@ function withChild<Child>(children: Child[], child: Child): Child[] {
  * may start (see `nextChunkStart`), and scanning starts afresh there. A region always starts
  * where micromark reads as from the start of a text (see `ScanOutput`).
  *
+ * With `defer`, the items of a top-level list it read whole are dropped once nothing can change
+ * them, and read again (by scanning the list's lines alone) only when its `children` are first
+ * read; its tasks are known without them (see `deferListItems`).
+ *
  * @param lines - the text's lines (the text without byte order mark, without NUL characters).
- * @returns the top-level entries and the checkboxes of the task items built.
+ * @param defer - whether lists read whole are deferred.
+ * @returns the top-level entries and the number of task items built.
  */
-export function scanBlocks(lines: LineTable): ScannedBlocks {
-  return new BlockScanner(lines).scan();
+export function scanBlocks(lines: LineTable, defer = false): ScannedBlocks {
+  return new BlockScanner(lines, 0, lines.count, defer).scan();
+}
+
+/**
+ * Completes the lazy paragraphs of a block that stays in the tree (see
+ * `completeLazyParagraph`), but for those of deferred lists: reading such a list again
+ * completes its own.
+ */
+function completeParagraphs(node: Nodes): void {
+  if (completeLazyParagraph(node) || !("children" in node)) return;
+  if (node.type === "list" && deferredTaskRecords(node) !== undefined) return;
+  const children: readonly Nodes[] = node.children;
+  for (let index = 0; index < children.length; index += 1) {
+    const child = children[index];
+    if (child !== undefined) completeParagraphs(child);
+  }
+}
+
+/** Defers the items of a top-level list the scanner read whole (see `deferListItems`). */
+function deferList(lines: LineTable, list: List): void {
+  const position = list.position;
+  if (position === undefined) return;
+  const records = listTaskRecords(list, scannedCheckbox);
+  const firstLine = position.start.line - 1;
+  const endLine = position.end.line;
+  deferListItems(list, records, () => rereadItems(lines, firstLine, endLine));
+}
+
+/** The items of the top-level list that lines `firstLine` to `endLine` (excluded) hold. */
+function rereadItems(lines: LineTable, firstLine: number, endLine: number): ListItem[] {
+  const { entries } = new BlockScanner(lines, firstLine, endLine, false).scan();
+  const entry = entries[0];
+  if (entries.length !== 1 || entry?.kind !== "list" || entry.list.regions.length > 0) {
+    throw new Error("A deferred list's lines read as something else the second time");
+  }
+  return entry.list.node.children;
 }

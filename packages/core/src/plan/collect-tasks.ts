@@ -1,9 +1,10 @@
-import type { List, ListItem, Paragraph, RootContent } from "mdast";
+import type { ListItem, RootContent } from "mdast";
+import { deferredTaskRecords } from "./deferred-list.js";
 import type { CheckboxSpan } from "./markdown-tree.js";
-import { plainText } from "./plain-text.js";
 import type { PlanBlock } from "./plan-outline.js";
 import type { Task } from "./task.js";
 import { explicitIdEnd, explicitIdSeparatorEnd, explicitIdTitle } from "./task-id.js";
+import { itemTaskRecords, listTaskRecords, type TaskRecord } from "./task-records.js";
 
 /** A task as it is collected: its id is final only once {@link CollectedTasks} are assigned ids. */
 export type TaskDraft = { -readonly [Key in keyof Task]: Task[Key] };
@@ -58,61 +59,25 @@ export function collectTasks(
 }
 
 function visitBlock(node: RootContent, scope: Scope): void {
-  if (node.type === "list") visitList(node, scope, -1, 0);
-  else if (node.type === "listItem") visitItem(node, scope, -1, 0);
-}
-
-function visitList(list: List, scope: Scope, parentIndex: number, depth: number): void {
-  const items = list.children;
-  for (let index = 0; index < items.length; index += 1) {
-    const item = items[index];
-    if (item !== undefined) visitItem(item, scope, parentIndex, depth);
+  const lookup = (item: ListItem) => scope.checkboxes.get(item);
+  let records: readonly TaskRecord[];
+  if (node.type === "list") records = deferredTaskRecords(node) ?? listTaskRecords(node, lookup);
+  else if (node.type === "listItem") records = itemTaskRecords(node, lookup);
+  else return;
+  const base = scope.collected.tasks.length;
+  for (let index = 0; index < records.length; index += 1) {
+    const record = records[index];
+    if (record !== undefined) addTask(scope, record, record.parent < 0 ? -1 : base + record.parent);
   }
-}
-
-function visitItem(item: ListItem, scope: Scope, parentIndex: number, depth: number): void {
-  const checkbox = scope.checkboxes.get(item);
-  const children = item.children;
-  let childParent = parentIndex;
-  let childDepth = depth;
-  if (typeof item.checked === "boolean" && checkbox !== undefined && item.position) {
-    const paragraph = firstParagraph(children);
-    const text = paragraph === undefined ? "" : plainText(paragraph);
-    childParent = scope.collected.tasks.length;
-    childDepth = depth + 1;
-    addTask(scope, item.checked, item.position, text, depth, parentIndex, checkbox);
-  }
-  for (let index = 0; index < children.length; index += 1) {
-    const child = children[index];
-    if (child?.type === "list") visitList(child, scope, childParent, childDepth);
-  }
-}
-
-function firstParagraph(children: ListItem["children"]): Paragraph | undefined {
-  for (let index = 0; index < children.length; index += 1) {
-    const child = children[index];
-    if (child?.type === "paragraph") return child;
-  }
-  return undefined;
 }
 
 /**
  * Adds a task. The literals keep the properties in one order (`parentId` after `depth`,
  * `section` last), absent ones left out rather than `undefined`.
  */
-function addTask(
-  scope: Scope,
-  done: boolean,
-  position: NonNullable<ListItem["position"]>,
-  text: string,
-  depth: number,
-  parentIndex: number,
-  checkbox: CheckboxSpan,
-): void {
+function addTask(scope: Scope, record: TaskRecord, parentIndex: number): void {
   const { optional, section, collected } = scope;
-  const line = position.start.line;
-  const column = position.start.column;
-  const endLine = position.end.line;
+  const { done, text, line, column, endLine, depth, checkbox } = record;
   const idEnd = explicitIdEnd(text);
   const titleStart = idEnd < 0 ? -1 : explicitIdSeparatorEnd(text, idEnd);
   const explicitId = titleStart < 0 ? null : text.slice(0, idEnd);

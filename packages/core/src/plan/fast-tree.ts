@@ -5,6 +5,7 @@ import type { ChunkSize } from "./markdown-chunks.js";
 import type { CheckboxSpan } from "./markdown-tree.js";
 import { parseRange } from "./micromark-chunks.js";
 import type { Continuation, Region, TopLevelList } from "./scanned-blocks.js";
+import { TreeCheckboxes } from "./scanned-list-item.js";
 import { continuesList, joinLists } from "./tree-join.js";
 
 /**
@@ -15,16 +16,21 @@ import { continuesList, joinLists } from "./tree-join.js";
  *
  * @param lines - the lines of the text (without byte order mark).
  * @param size - the chunk size for the regions micromark parses.
+ * @param defer - whether the items of lists the scanner reads whole are read again only when
+ *   first read (see `scanBlocks`): not when the tree's text values are changed after.
  * @returns the tree and the checkboxes, or `null` when the text must be parsed whole by
  *   micromark: it holds a NUL character or a link reference definition.
  */
 export function parseFast(
   lines: LineTable,
   size?: ChunkSize,
-): { readonly root: Root; readonly checkboxes: Map<ListItem, CheckboxSpan> } | null {
+  defer = false,
+): { readonly root: Root; readonly checkboxes: ReadonlyMap<ListItem, CheckboxSpan> } | null {
   const body = lines.text;
   if (body.includes("\0")) return null;
-  const { entries, checkboxes } = scanBlocks(lines);
+  const { entries, checkboxCount } = scanBlocks(lines, defer);
+  /** The checkboxes of the items micromark parses (the scanner's keep theirs). */
+  const checkboxes = new Map<ListItem, CheckboxSpan>();
   const children: RootContent[] = [];
   const add = (node: RootContent, continues: Continuation): boolean => {
     const previous = children.at(-1);
@@ -66,7 +72,7 @@ export function parseFast(
       end: pointAt(lines, lines.count - 1, body.length),
     },
   };
-  return { root, checkboxes };
+  return { root, checkboxes: new TreeCheckboxes(root, checkboxCount, checkboxes) };
 }
 
 /**

@@ -6,6 +6,28 @@ import type { LineTable } from "./line-table.js";
 /** A node's position. */
 type Position = NonNullable<Paragraph["position"]>;
 
+/** What a lazy paragraph is before its state is added: `{ type: "paragraph", position }`. */
+interface ParagraphShell {
+  type: "paragraph";
+  position: Position;
+}
+
+/**
+ * Makes the plain object a lazy paragraph starts as (its prototype is `Object.prototype`, as a
+ * literal's is). A constructor rather than a literal, because V8 then keeps room inside the
+ * object for the private fields {@link LazyChildren} adds: a literal's object would hold them
+ * in a second, separate array. A large plan has one lazy paragraph per task, which all live
+ * until the parse ends, and every object among them is one more for the garbage collector to
+ * copy while they are young.
+ */
+const ParagraphShell = function (this: ParagraphShell, position: Position): void {
+  this.type = "paragraph";
+  this.position = position;
+} as unknown as new (
+  position: Position,
+) => ParagraphShell;
+ParagraphShell.prototype = Object.prototype;
+
 /** A constructor that returns the object it is given, so that a subclass can add fields to any object. */
 class Stamp {
   constructor(target: object) {
@@ -14,50 +36,80 @@ class Stamp {
   }
 }
 
-/** What a lazy paragraph needs to build its children, and what it already knows. */
-interface LazyState {
-  children: PhrasingContent[] | undefined;
-  readonly plain: string;
-  readonly lines: LineTable;
-  /** The paragraph's lines, or `null` for one line, kept as numbers (`start`, `end`, `line`). */
-  readonly segments: readonly InlineSegment[] | null;
-  readonly start: number;
-  readonly end: number;
-  readonly line: number;
-  readonly task: boolean;
-}
-
 /**
- * Keeps a lazy paragraph's state in a private field of the paragraph object itself: private
- * fields are invisible to every reader of the object (its keys, `JSON.stringify`, deep
- * equality), and its prototype stays `Object.prototype`.
+ * Keeps a lazy paragraph's state, what it needs to build its children and what it already
+ * knows, in private fields of the paragraph object itself: private fields are invisible to
+ * every reader of the object (its keys, `JSON.stringify`, deep equality), and its prototype
+ * stays `Object.prototype`.
  */
 class LazyChildren extends Stamp {
-  readonly #state: LazyState;
+  #children: PhrasingContent[] | undefined;
+  readonly #plain: string;
+  readonly #lines: LineTable;
+  /** The paragraph's lines, or `null` for one line, kept as numbers (`start`, `end`, `line`). */
+  readonly #segments: readonly InlineSegment[] | null;
+  readonly #start: number;
+  readonly #end: number;
+  readonly #line: number;
+  readonly #task: boolean;
 
-  constructor(target: object, state: LazyState) {
+  constructor(
+    target: ParagraphShell,
+    plain: string,
+    lines: LineTable,
+    segments: readonly InlineSegment[],
+    task: boolean,
+  ) {
     super(target);
-    this.#state = state;
+    const one = segments.length === 1 ? segments[0] : undefined;
+    this.#children = undefined;
+    this.#plain = plain;
+    this.#lines = lines;
+    this.#segments = one === undefined ? segments : null;
+    this.#start = one?.start ?? 0;
+    this.#end = one?.end ?? 0;
+    this.#line = one?.line ?? 0;
+    this.#task = task;
   }
 
-  /** The state of a lazy paragraph, or `undefined` for any other object. */
-  static of(node: object): LazyState | undefined {
-    return #state in node ? (node as LazyChildren).#state : undefined;
+  /** The children of a lazy paragraph, built on the first call (an empty list for any other object). */
+  static children(node: Paragraph): PhrasingContent[] {
+    if (!(#plain in node)) return [];
+    const state = node as unknown as LazyChildren;
+    if (state.#children === undefined) {
+      const segments = state.#segments ?? [
+        { start: state.#start, end: state.#end, line: state.#line },
+      ];
+      state.#children = buildChildren(state.#lines, segments, state.#task, node.position);
+    }
+    return state.#children;
+  }
+
+  /** Sets the children of a lazy paragraph (nothing for any other object). */
+  static setChildren(node: Paragraph, value: PhrasingContent[]): void {
+    if (#plain in node) (node as unknown as LazyChildren).#children = value;
+  }
+
+  /** Whether a node is a lazy paragraph. */
+  static isLazy(node: object): boolean {
+    return #plain in node;
+  }
+
+  /** The plain text of a lazy paragraph whose children were neither built nor set, else `undefined`. */
+  static plainText(node: object): string | undefined {
+    if (!(#plain in node)) return undefined;
+    const state = node as LazyChildren;
+    return state.#children === undefined ? state.#plain : undefined;
   }
 }
 
 /** The one accessor pair of every lazy paragraph's `children` (sharing it keeps creation fast). */
 const childrenProperty: PropertyDescriptor = {
   get(this: Paragraph): PhrasingContent[] {
-    const state = LazyChildren.of(this);
-    if (state === undefined) return [];
-    const segments = state.segments ?? [{ start: state.start, end: state.end, line: state.line }];
-    state.children ??= buildChildren(state.lines, segments, state.task, this.position);
-    return state.children;
+    return LazyChildren.children(this);
   },
   set(this: Paragraph, value: PhrasingContent[]): void {
-    const state = LazyChildren.of(this);
-    if (state !== undefined) state.children = value;
+    LazyChildren.setChildren(this, value);
   },
   enumerable: true,
   configurable: true,
@@ -86,20 +138,24 @@ export function lazyParagraph(
   segments: readonly InlineSegment[],
   task: boolean,
 ): Paragraph {
-  const node = { type: "paragraph", position } as Paragraph;
-  const one = segments.length === 1 ? segments[0] : undefined;
-  new LazyChildren(node, {
-    children: undefined,
-    plain,
-    lines,
-    segments: one === undefined ? segments : null,
-    start: one?.start ?? 0,
-    end: one?.end ?? 0,
-    line: one?.line ?? 0,
-    task,
-  });
-  Object.defineProperty(node, "children", childrenProperty);
-  return node;
+  const node = new ParagraphShell(position);
+  new LazyChildren(node, plain, lines, segments, task);
+  return node as unknown as Paragraph;
+}
+
+/**
+ * Gives a paragraph made by {@link lazyParagraph} its `children` accessor, once it is known to
+ * stay in the tree: defining it is the costliest step of making one, and most are dropped
+ * with the items of a deferred list first (see `deferListItems`), needing only their plain
+ * text. Any other node is left as it is.
+ *
+ * @param node - a node of the tree.
+ * @returns whether the node is a lazy paragraph.
+ */
+export function completeLazyParagraph(node: Nodes): boolean {
+  if (!LazyChildren.isLazy(node)) return false;
+  if (!Object.hasOwn(node, "children")) Object.defineProperty(node, "children", childrenProperty);
+  return true;
 }
 
 /**
@@ -109,8 +165,7 @@ export function lazyParagraph(
  * @param node - a node.
  */
 export function lazyPlainText(node: Nodes): string | undefined {
-  const state = LazyChildren.of(node);
-  return state !== undefined && state.children === undefined ? state.plain : undefined;
+  return LazyChildren.plainText(node);
 }
 
 function buildChildren(

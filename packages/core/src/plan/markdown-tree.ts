@@ -86,7 +86,10 @@ export function parseMarkdownTree(
   const { bom, body, neutralized, lines } = prepare(markdown, options);
   const parsed = neutralized.text;
   const size = options?.chunkSize;
-  const tree = parseFast(lines, size) ?? parseAllWithMicromark(parsed, size);
+  // Neutralised text is put back into the tree's nodes after: only lists of the text as it is
+  // may be read again later.
+  const defer = parsed === body;
+  const tree = parseFast(lines, size, defer) ?? parseAllWithMicromark(parsed, size);
   restoreNeutralizedText(tree.root, body, parsed, neutralized.ranges);
   return { root: tree.root, bom, body, checkboxes: tree.checkboxes };
 }

@@ -10,6 +10,7 @@ import type {
   ScannedEntry,
   TopLevelList,
 } from "./scanned-blocks.js";
+import { setScannedCheckbox } from "./scanned-list-item.js";
 
 /**
  * A top-level block or top-level list item being scanned (a unit), with what to undo if it
@@ -56,9 +57,13 @@ export const lostStructure = new LostStructure("the scanner lost the structure o
  */
 export class ScanOutput {
   readonly entries: ScannedEntry[] = [];
-  readonly checkboxes = new Map<ListItem, CheckboxSpan>();
-  /** Every task item whose checkbox was recorded, in order (to undo a unit's). */
-  private readonly checkboxItems: ListItem[] = [];
+  /**
+   * How many task items had their checkbox recorded (a unit's are undone with it). The
+   * checkbox itself is kept in the item (see `setScannedCheckbox`).
+   */
+  checkboxCount = 0;
+  /** How many entries from the start are final: no unit undone later reaches back to them. */
+  private finalCount = 0;
   private unit: Unit | null = null;
   /** The latest unit where a region may start. */
   private safeUnit: Unit | null = null;
@@ -67,7 +72,16 @@ export class ScanOutput {
   /** The continuation of the next entry. */
   private continues: Continuation = "no";
 
-  constructor(private readonly lines: LineTable) {}
+  /**
+   * @param lines - the text's lines.
+   * @param onFinal - told of each top-level list the scanner read whole (no region cuts into
+   *   it, it continues no list before it) once nothing can change its items any more (a unit
+   *   where a region may start begins after it); `null` when none need be.
+   */
+  constructor(
+    private readonly lines: LineTable,
+    private readonly onFinal: ((list: TopLevelList) => void) | null = null,
+  ) {}
 
   /**
    * A unit starts at `line`: the one before it ends there (and becomes a region if it must).
@@ -87,7 +101,7 @@ export class ScanOutput {
     unit.top = top;
     unit.itemCount = top?.node.children.length ?? 0;
     unit.regionCount = top?.regions.length ?? 0;
-    unit.checkboxCount = this.checkboxItems.length;
+    unit.checkboxCount = this.checkboxCount;
     unit.continues = this.continues;
     unit.safe = clean || this.startsChunk(line);
     unit.uncertain = false;
@@ -97,6 +111,28 @@ export class ScanOutput {
     if (unit.safe) this.safeUnit = unit;
     this.release(previous);
     this.release(safeBefore);
+    if (unit.safe && this.onFinal !== null) this.finalize(unit);
+  }
+
+  /**
+   * The entries before a unit where a region may start are final: a region folded later
+   * starts at that unit at the earliest. Each top-level list among them that the scanner read
+   * whole goes to `onFinal`, but for the list the unit is an item of (more items may come).
+   */
+  private finalize(unit: Unit): void {
+    const onFinal = this.onFinal;
+    if (onFinal === null) return;
+    let index = this.finalCount;
+    for (; index < unit.entryCount; index += 1) {
+      const entry = this.entries[index];
+      if (entry?.kind !== "list") continue;
+      if (entry.list === unit.top) break;
+      const top = entry.list;
+      if (entry.continues === "no" && top.regions.length === 0 && top.sealed !== true) {
+        onFinal(top);
+      }
+    }
+    this.finalCount = index;
   }
 
   /** Keeps a unit no longer current nor safe for the next {@link beginUnit}. */
@@ -152,8 +188,8 @@ export class ScanOutput {
 
   /** Records a task item's checkbox. */
   recordCheckbox(item: ListItem, span: CheckboxSpan): void {
-    this.checkboxes.set(item, span);
-    this.checkboxItems.push(item);
+    setScannedCheckbox(item, span);
+    this.checkboxCount += 1;
   }
 
   /** Ends the last unit at the end of the text. */
@@ -239,11 +275,7 @@ export class ScanOutput {
   }
 
   private undoCheckboxes(count: number): void {
-    for (let index = count; index < this.checkboxItems.length; index += 1) {
-      const item = this.checkboxItems[index];
-      if (item !== undefined) this.checkboxes.delete(item);
-    }
-    this.checkboxItems.length = count;
+    this.checkboxCount = count;
   }
 
   private takeContinuation(): Continuation {

@@ -1,5 +1,4 @@
-import type { List, ListItem, RootContent } from "mdast";
-import type { CheckboxSpan } from "./markdown-tree.js";
+import type { List, RootContent } from "mdast";
 
 /**
  * Whether what comes next continues the list the tree ends with: `"yes"` (the scanner
@@ -44,6 +43,6 @@ export type ScannedEntry =
 export interface ScannedBlocks {
   /** The top-level pieces in order. */
   readonly entries: readonly ScannedEntry[];
-  /** The checkboxes of the task items the scanner built. */
-  readonly checkboxes: Map<ListItem, CheckboxSpan>;
+  /** How many task items the scanner built: each keeps its checkbox (see `scannedCheckbox`). */
+  readonly checkboxCount: number;
 }
