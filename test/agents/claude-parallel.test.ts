@@ -207,30 +207,32 @@ describe.each(pinnedVersions("claude"))("loop run --parallel 2 with Claude Code 
   const claude = agentBinary("claude", version);
   const bed = useClaudeTestBed({ "plan.md": PLAN, "README.md": "# app\n" });
 
+  /** `loop run --parallel 2` in the project, Claude Code answered by `script`. */
+  async function parallelRun(
+    script: (request: RecordedRequest) => Promise<Reply>,
+    extra: readonly string[] = [],
+  ) {
+    const standIn = await bed.startStandIn({ script });
+    const env = claudeEnvironment({ baseUrl: standIn.url, home: bed.home });
+    const args = ["run", "--parallel", "2", ...extra, "--bin", claude.path];
+    return runProcess(process.execPath, [LOOP_BIN, ...args, "--permission-mode", "acceptEdits"], {
+      cwd: bed.project,
+      env,
+      timeoutMs: 240_000,
+    });
+  }
+
+  /** git in the project, its output trimmed. */
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: bed.project, encoding: "utf8" }).trim();
+
   it("runs each task's Claude Code in its own worktree and merges both tasks' work", async () => {
     const turns: Turn[] = [];
     const together = new Together(2);
-    const standIn = await bed.startStandIn({ script: worktreeAgent(turns, together) });
-    const env = claudeEnvironment({ baseUrl: standIn.url, home: bed.home });
-    const run = await runProcess(
-      process.execPath,
-      [
-        LOOP_BIN,
-        "run",
-        "--parallel",
-        "2",
-        "--bin",
-        claude.path,
-        "--permission-mode",
-        "acceptEdits",
-      ],
-      { cwd: bed.project, env, timeoutMs: 240_000 },
-    );
+    const run = await parallelRun(worktreeAgent(turns, together));
     expect(run.code, run.stderr).toBe(0);
 
     // Both tasks' work is on the main line, and both boxes are checked in the main plan.
-    const git = (...args: string[]) =>
-      execFileSync("git", args, { cwd: bed.project, encoding: "utf8" }).trim();
     expect(git("ls-tree", "--name-only", "HEAD", "src/").split("\n")).toEqual([
       "src/TASK-001.txt",
       "src/TASK-002.txt",
@@ -281,26 +283,8 @@ describe.each(pinnedVersions("claude"))("loop run --parallel 2 with Claude Code 
 
   it("--merge-agent: Claude Code resolves two tasks' conflicting merge in the worktree", async () => {
     const merges: string[] = [];
-    const standIn = await bed.startStandIn({ script: conflictingAgents(merges) });
-    const env = claudeEnvironment({ baseUrl: standIn.url, home: bed.home });
-    const run = await runProcess(
-      process.execPath,
-      [
-        LOOP_BIN,
-        "run",
-        "--parallel",
-        "2",
-        "--merge-agent",
-        "--bin",
-        claude.path,
-        "--permission-mode",
-        "acceptEdits",
-      ],
-      { cwd: bed.project, env, timeoutMs: 240_000 },
-    );
+    const run = await parallelRun(conflictingAgents(merges), ["--merge-agent"]);
     expect(run.code, run.stderr).toBe(0);
-    const git = (...args: string[]) =>
-      execFileSync("git", args, { cwd: bed.project, encoding: "utf8" }).trim();
     expect(git("show", "HEAD:notes.txt")).toBe("greeting\nfarewell");
     expect(merges).toHaveLength(1);
     expect(merges[0]?.startsWith(join(bed.project, ".loop/worktrees/"))).toBe(true);

@@ -4,7 +4,7 @@ import { dirtyPaths } from "./dirty-paths.js";
 import { resolveCommit } from "./git-refs.js";
 import { readPlanCopy, writePlanCopy } from "./plan-copy.js";
 import { clearResolution, writeResolution } from "./resolution-record.js";
-import { runGit, splitNul, withoutAutoMaintenance } from "./run-git.js";
+import { commitArgs, runGit, splitNul, withoutAutoMaintenance } from "./run-git.js";
 import { planCopyPath } from "./task-workspace.js";
 import type { TaskNames, WorkspaceContext } from "./workspace-context.js";
 import type { WorkspaceRecord } from "./workspace-record.js";
@@ -101,20 +101,7 @@ async function runResolver(resolution: Resolution): Promise<string | null> {
   if (mergeHead === null) return null; // the resolver aborted or committed the merge itself
   await runGit(path, ["add", "-A"]);
   await runGit(path, ["reset", "-q", head, "--", context.repository.planRelative]);
-  await runGit(
-    path,
-    [
-      ...withoutAutoMaintenance,
-      "commit",
-      "-q",
-      "--no-verify",
-      "--no-gpg-sign",
-      "--allow-empty-message",
-      "-m",
-      options.message,
-    ],
-    { env: await context.identity() },
-  );
+  await runGit(path, commitArgs(options.message), { env: await context.identity() });
   return resolveCommit(path, "HEAD");
 }
 

@@ -99,6 +99,23 @@ export function runGit(
  */
 export const withoutAutoMaintenance = ["-c", "maintenance.auto=false"] as const;
 
+/**
+ * The arguments of the workspaces' own commits of what is staged: no hooks, no signing, no
+ * automatic maintenance after it, `message` as given (even empty).
+ */
+export function commitArgs(message: string): string[] {
+  return [
+    ...withoutAutoMaintenance,
+    "commit",
+    "-q",
+    "--no-verify",
+    "--no-gpg-sign",
+    "--allow-empty-message",
+    "-m",
+    message,
+  ];
+}
+
 /** Splits git's `-z` output into its fields, without the empty one after the last NUL. */
 export function splitNul(output: string): string[] {
   const fields = output.split("\0");

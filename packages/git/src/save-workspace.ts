@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { TaskWorkspace, WorkspaceSave } from "@loop/core";
 import { GitCommandError } from "./git-command-error.js";
 import { removePlanTemporaries } from "./plan-copy.js";
-import { runGit, splitNul, withoutAutoMaintenance } from "./run-git.js";
+import { commitArgs, runGit, splitNul } from "./run-git.js";
 import { planCopyPath } from "./task-workspace.js";
 import { type TaskNames, taskNames, type WorkspaceContext } from "./workspace-context.js";
 import { readRecord } from "./workspace-record.js";
@@ -68,16 +68,7 @@ export async function commitStaged(
   path: string,
   message: string,
 ): Promise<boolean> {
-  const args = [
-    ...withoutAutoMaintenance,
-    "commit",
-    "-q",
-    "--no-verify",
-    "--no-gpg-sign",
-    "--allow-empty-message",
-    "-m",
-    message,
-  ];
+  const args = commitArgs(message);
   const commit = await runGit(path, args, {
     env: await context.identity(),
     allowExitCodes: [0, 1],
