@@ -72,7 +72,7 @@ export interface StateStore {
   get(terminalId: string, key: StateDocumentKey, version?: StoredVersion): Promise<string | null>;
   /**
    * Replaces a document atomically, keeping the replaced version as its backup.
-   * @param options - `durable: false` for a derived document (see {@link StateSetOptions}).
+   * @param options - `durable: false` for a derived document (see `StateSetOptions`).
    */
   set(
     terminalId: string,
