@@ -1,4 +1,4 @@
-import { copyFile, constants as fsConstants, link, lstat } from "node:fs/promises";
+import { copyFileSync, constants as fsConstants, linkSync, lstatSync } from "node:fs";
 import { hardLinkUnsupportedCodes, syncFile } from "./atomic-write-durable.js";
 import { errorCodeOf } from "./atomic-write-error-code.js";
 
@@ -18,17 +18,17 @@ export async function preserveCurrentVersion(
   flush = true,
 ): Promise<boolean> {
   try {
-    await link(source, destination);
+    linkSync(source, destination);
     return true;
   } catch (error) {
     const code = errorCodeOf(error);
-    if (code === "ENOENT" && !(await exists(source))) return false;
+    if (code === "ENOENT" && !exists(source)) return false;
     if (!hardLinkUnsupportedCodes.has(code ?? "")) throw error;
   }
   try {
-    await copyFile(source, destination, fsConstants.COPYFILE_EXCL);
+    copyFileSync(source, destination, fsConstants.COPYFILE_EXCL);
   } catch (error) {
-    if (errorCodeOf(error) === "ENOENT" && !(await exists(source))) return false;
+    if (errorCodeOf(error) === "ENOENT" && !exists(source)) return false;
     throw error;
   }
   if (flush) await syncFile(destination);
@@ -36,9 +36,9 @@ export async function preserveCurrentVersion(
 }
 
 /** Whether `path` exists; `ENOENT` on the destination's directory must not pass for "no source". */
-async function exists(path: string): Promise<boolean> {
+function exists(path: string): boolean {
   try {
-    await lstat(path);
+    lstatSync(path);
     return true;
   } catch (error) {
     if (errorCodeOf(error) === "ENOENT") return false;

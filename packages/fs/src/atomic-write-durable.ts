@@ -1,5 +1,15 @@
-import { open } from "node:fs/promises";
+import { closeSync, fchmodSync, fsync, openSync, writeFileSync } from "node:fs";
+import { promisify } from "node:util";
 import { errorCodeOf } from "./atomic-write-error-code.js";
+
+// The steps of an atomic write are small-file system calls (open, write, chmod, link, close)
+// that the system answers from its cache in microseconds: run synchronously, each costs a
+// fraction of the thread-pool round trip an asynchronous call would pay. `fsync`, which waits
+// on the disk, goes to the thread pool (and so does `rename`, in atomic-write.ts), so the
+// event loop never waits on the disk.
+
+/** `fsync` of an open descriptor, in the thread pool. */
+const fsyncInPool = promisify(fsync);
 
 /**
  * `link` failures that mean "this file system has no hard links" (some network, FUSE and
@@ -21,13 +31,9 @@ export const hardLinkUnsupportedCodes: ReadonlySet<string> = new Set([
  * @param path - the file to create.
  * @param text - its content.
  * @param mode - permission bits to give it (exactly, whatever the umask); default: `0o666`
- *   less the umask. It may still be being found out (a promise) while the file is created.
+ *   less the umask.
  */
-export function writeNewFileDurably(
-  path: string,
-  text: string,
-  mode?: number | Promise<number | undefined>,
-): Promise<void> {
+export function writeNewFileDurably(path: string, text: string, mode?: number): Promise<void> {
   return writeNewFile(path, text, mode, true);
 }
 
@@ -45,19 +51,16 @@ export function writeNewFileDurably(
 export async function writeNewFile(
   path: string,
   text: string,
-  mode: number | Promise<number | undefined> | undefined,
+  mode: number | undefined,
   flush: boolean,
 ): Promise<void> {
-  const [opened, bits] = await Promise.allSettled([open(path, "wx"), mode]);
-  if (opened.status === "rejected") throw opened.reason;
-  const handle = opened.value;
+  const descriptor = openSync(path, "wx");
   try {
-    if (bits.status === "rejected") throw bits.reason;
-    if (bits.value !== undefined) await handle.chmod(bits.value);
-    await handle.writeFile(text, "utf8");
-    if (flush) await handle.sync();
+    if (mode !== undefined) fchmodSync(descriptor, mode);
+    writeFileSync(descriptor, text, "utf8");
+    if (flush) await fsyncInPool(descriptor);
   } finally {
-    await handle.close();
+    closeSync(descriptor);
   }
 }
 
@@ -67,11 +70,11 @@ export async function writeNewFile(
  * @param path - the file to flush.
  */
 export async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, "r+");
+  const descriptor = openSync(path, "r+");
   try {
-    await handle.sync();
+    await fsyncInPool(descriptor);
   } finally {
-    await handle.close();
+    closeSync(descriptor);
   }
 }
 
@@ -81,50 +84,27 @@ export async function syncFile(path: string): Promise<void> {
  */
 const unsupportedDirectorySyncCodes = new Set(["EISDIR", "EPERM", "EINVAL", "ENOTSUP", "EBADF"]);
 
-/** A directory opened by {@link openDirectory}; `null` where directories cannot be opened. */
-export type OpenedDirectory = Awaited<ReturnType<typeof open>> | null;
-
-/**
- * Opens a directory to flush it later with {@link syncOpenedDirectory}: an `fsync` on it
- * flushes the entries it has when the `fsync` runs, so it may be opened before the `rename` it
- * is to make durable. `null` on platforms that cannot open a directory.
- *
- * @param directory - the directory.
- * @throws any other failure (the directory is missing, an I/O error).
- */
-export async function openDirectory(directory: string): Promise<OpenedDirectory> {
-  try {
-    return await open(directory, "r");
-  } catch (error) {
-    if (unsupportedDirectorySyncCodes.has(errorCodeOf(error) ?? "")) return null;
-    throw error;
-  }
-}
-
-/**
- * Flushes a directory opened by {@link openDirectory} (`fsync`) and closes it. Platforms and
- * file systems that cannot are skipped silently; any other failure (an I/O error) is thrown.
- *
- * @param handle - the opened directory, or `null` (nothing to do).
- */
-export async function syncOpenedDirectory(handle: OpenedDirectory): Promise<void> {
-  if (handle === null) return;
-  try {
-    await handle.sync();
-  } catch (error) {
-    if (!unsupportedDirectorySyncCodes.has(errorCodeOf(error) ?? "")) throw error;
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * Flushes a directory's entries (`fsync` on the directory), so a `rename`, `link` or `unlink`
- * in it survives a power loss. Platforms that cannot do this are skipped silently; any other
- * failure (an I/O error) is thrown.
+ * in it survives a power loss. Platforms and file systems that cannot (a directory that cannot
+ * be opened or flushed) are skipped silently; any other failure (the directory is missing, an
+ * I/O error) is thrown.
  *
  * @param directory - the directory to flush.
  */
 export async function syncDirectory(directory: string): Promise<void> {
-  await syncOpenedDirectory(await openDirectory(directory));
+  let descriptor: number;
+  try {
+    descriptor = openSync(directory, "r");
+  } catch (error) {
+    if (unsupportedDirectorySyncCodes.has(errorCodeOf(error) ?? "")) return;
+    throw error;
+  }
+  try {
+    await fsyncInPool(descriptor);
+  } catch (error) {
+    if (!unsupportedDirectorySyncCodes.has(errorCodeOf(error) ?? "")) throw error;
+  } finally {
+    closeSync(descriptor);
+  }
 }

@@ -1,13 +1,8 @@
-import { mkdir, rename, stat, unlink } from "node:fs/promises";
+import { mkdirSync, statSync, unlinkSync } from "node:fs";
+import { rename } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { preserveCurrentVersion } from "./atomic-write-backup.js";
-import {
-  type OpenedDirectory,
-  openDirectory,
-  syncDirectory,
-  syncOpenedDirectory,
-  writeNewFile,
-} from "./atomic-write-durable.js";
+import { syncDirectory, writeNewFile } from "./atomic-write-durable.js";
 import { errorCodeOf } from "./atomic-write-error-code.js";
 import { runExclusively } from "./atomic-write-queue.js";
 import { removeStaleTemporaryFiles, temporaryPathFor } from "./atomic-write-temporary-file.js";
@@ -59,19 +54,23 @@ export interface AtomicWriteOptions {
  *    removed by the next process that writes it. A loop writes its state and logs several
  *    times an iteration, and a listing of the folder on each write cost more than the write.
  * 2. Write the new text to a unique temporary file in the same directory
- *    (`.<name>.<pid>.<random>.tmp`) and `fsync` it. Meanwhile, with `backupPath`, hard-link
- *    the current file to a temporary name next to the backup (a copy, `fsync`ed, where hard
- *    links are not supported).
- * 3. With `backupPath`: `rename` that link over the backup.
+ *    (`.<name>.<pid>.<random>.tmp`) and `fsync` it.
+ * 3. With `backupPath`: hard-link the current file to a temporary name next to the backup (a
+ *    copy, `fsync`ed, where hard links are not supported) and `rename` that over the backup.
  * 4. `rename` the temporary file over the target.
  * 5. `fsync` the directory (and the backup's, when it differs).
  *
  * With `durable: false` nothing is `fsync`ed (steps 2 and 5): still atomic, no longer
  * durable against a power loss (see {@link AtomicWriteOptions.durable}).
  *
+ * Every step but the `rename`s and `fsync`s (and step 1's listing) is a synchronous system
+ * call: each is answered from the system's cache in microseconds, less than the thread-pool
+ * round trip an asynchronous call costs. The `fsync`s, which wait on the disk, and the
+ * `rename`s, which may too (ext4 starts writing a file renamed over another before the
+ * `rename` returns), run in the thread pool, so the event loop never waits on the disk.
+ *
  * Why this order: the target is only ever replaced by `rename`, so it is the old or the new
- * version at every instant. Nothing is replaced before the new text is on the disk (step 2's
- * link only adds a name). The backup is replaced (step 3) before the target (step 4), and
+ * version at every instant. Nothing is replaced before the new text is on the disk. The backup is replaced (step 3) before the target (step 4), and
  * also only by `rename`: at every instant it holds a complete earlier version — the one before
  * the old (until step 3), then the old (from step 3 on). A crash between steps 3 and 4 leaves
  * target and backup both holding the old version, which loses nothing. Doing the target first
@@ -182,7 +181,7 @@ async function replaceFile(
 ): Promise<void> {
   const directoryMode = settings.createDirectory ? directoryModeFor(settings.mode) : null;
   if (directoryMode !== null && backup !== null && dirname(backup) !== dirname(target)) {
-    await mkdir(dirname(backup), { recursive: true, mode: directoryMode.mode });
+    mkdirSync(dirname(backup), { recursive: true, mode: directoryMode.mode });
   }
   const leftovers = removeLeftovers(target, backup);
   try {
@@ -192,7 +191,10 @@ async function replaceFile(
   }
 }
 
-/** Steps 2 to 5 of {@link atomicWriteFile}. */
+/**
+ * Steps 2 to 5 of {@link atomicWriteFile}. The steps other than `rename` and `fsync` are
+ * synchronous (see atomic-write-durable.ts).
+ */
 async function writeAndRename(
   target: string,
   text: string,
@@ -200,35 +202,24 @@ async function writeAndRename(
   settings: WriteSettings,
   directoryMode: { readonly mode: number | undefined } | null,
 ): Promise<void> {
-  const { mode, durable } = settings;
+  const { durable } = settings;
   const temporary = temporaryPathFor(target);
   const backupTemporary = backup === null ? null : temporaryPathFor(backup);
-  // The folder is opened now and flushed after the renames (a missing one is opened then).
-  const [written, kept, folder] = await Promise.allSettled([
-    writeTemporaryFile(temporary, text, permissionsOf(target), { mode, durable }, directoryMode),
-    backupTemporary === null
-      ? Promise.resolve(false)
-      : preserveCurrentVersion(target, backupTemporary, durable),
-    durable ? openDirectory(dirname(target)) : Promise.resolve(null),
-  ]);
-  // Everything above has settled, so a failure leaves no step running.
-  const opened: OpenedDirectory | undefined =
-    folder.status === "fulfilled" ? folder.value : undefined;
   try {
-    if (written.status === "rejected") throw written.reason;
-    if (kept.status === "rejected") throw kept.reason;
-    if (backup !== null && backupTemporary !== null && kept.value) {
-      await rename(backupTemporary, backup);
+    const bits = permissionsOf(target) ?? settings.mode;
+    await writeTemporaryFile(temporary, text, bits, durable, directoryMode);
+    if (backup !== null && backupTemporary !== null) {
+      const kept = await preserveCurrentVersion(target, backupTemporary, durable);
+      if (kept) await rename(backupTemporary, backup);
     }
     await rename(temporary, target);
   } catch (error) {
-    await opened?.close().catch(() => undefined);
-    await removeQuietly(temporary);
-    if (backupTemporary !== null) await removeQuietly(backupTemporary);
+    removeQuietly(temporary);
+    if (backupTemporary !== null) removeQuietly(backupTemporary);
     throw error;
   }
   if (!durable) return;
-  await syncOpenedDirectory(opened === undefined ? await openDirectory(dirname(target)) : opened);
+  await syncDirectory(dirname(target));
   if (backup !== null && dirname(backup) !== dirname(target)) await syncDirectory(dirname(backup));
 }
 
@@ -238,40 +229,39 @@ function directoryModeFor(mode: number | undefined): { readonly mode: number | u
 }
 
 /**
- * Writes the temporary file ({@link writeNewFile}, flushed when `durable`) with the bits of the
- * file it replaces (`replacedBits`, read while the file is created), else `mode`. With
- * `createDirectory`, a missing folder is created and the write tried once more: the folder is
- * there on every write but the first, so it is not created (or checked) ahead of each one.
+ * Writes the temporary file ({@link writeNewFile}, flushed when `durable`) with the permission
+ * `bits` (the replaced file's, else the `mode` option). With `createDirectory`, a missing
+ * folder is created and the write tried once more: the folder is there on every write but the
+ * first, so it is not created (or checked) ahead of each one.
  */
 async function writeTemporaryFile(
   temporary: string,
   text: string,
-  replacedBits: Promise<number | undefined>,
-  settings: Pick<WriteSettings, "mode" | "durable">,
+  bits: number | undefined,
+  durable: boolean,
   directoryMode: { readonly mode: number | undefined } | null,
 ): Promise<void> {
-  const bits = replacedBits.then((replaced) => replaced ?? settings.mode);
   try {
-    await writeNewFile(temporary, text, bits, settings.durable);
+    await writeNewFile(temporary, text, bits, durable);
   } catch (error) {
     if (directoryMode === null || errorCodeOf(error) !== "ENOENT") throw error;
-    await mkdir(dirname(temporary), { recursive: true, mode: directoryMode.mode });
-    await writeNewFile(temporary, text, bits, settings.durable);
+    mkdirSync(dirname(temporary), { recursive: true, mode: directoryMode.mode });
+    await writeNewFile(temporary, text, bits, durable);
   }
 }
 
 /** The permission bits of `path`, or `undefined` when it does not exist (or is not readable). */
-async function permissionsOf(path: string): Promise<number | undefined> {
+function permissionsOf(path: string): number | undefined {
   try {
-    return (await stat(path)).mode & 0o7777;
+    return statSync(path).mode & 0o7777;
   } catch {
     return undefined;
   }
 }
 
-async function removeQuietly(path: string): Promise<void> {
+function removeQuietly(path: string): void {
   try {
-    await unlink(path);
+    unlinkSync(path);
   } catch {
     // Already gone (renamed into place, or never created).
   }
