@@ -2,13 +2,10 @@ import { closeSync, fchmodSync, fsync, openSync, writeFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { errorCodeOf } from "./atomic-write-error-code.js";
 
-// The steps of an atomic write are small-file system calls (open, write, chmod, link, close)
-// that the system answers from its cache in microseconds: run synchronously, each costs a
-// fraction of the thread-pool round trip an asynchronous call would pay. `fsync`, which waits
-// on the disk, goes to the thread pool (and so does `rename`, in atomic-write.ts), so the
-// event loop never waits on the disk.
-
-/** `fsync` of an open descriptor, in the thread pool. */
+/**
+ * `fsync` of an open descriptor, in the thread pool: the one step here that waits on the disk.
+ * The others are synchronous, for the reason `atomicWriteFile`'s comment gives.
+ */
 const fsyncInPool = promisify(fsync);
 
 /**

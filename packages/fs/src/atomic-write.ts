@@ -70,9 +70,10 @@ export interface AtomicWriteOptions {
  * `rename` returns), run in the thread pool, so the event loop never waits on the disk.
  *
  * Why this order: the target is only ever replaced by `rename`, so it is the old or the new
- * version at every instant. Nothing is replaced before the new text is on the disk. The backup is replaced (step 3) before the target (step 4), and
- * also only by `rename`: at every instant it holds a complete earlier version — the one before
- * the old (until step 3), then the old (from step 3 on). A crash between steps 3 and 4 leaves
+ * version at every instant. Nothing is replaced before the new text is on the disk. The
+ * backup is replaced (step 3) before the target (step 4), and also only by `rename`: at every
+ * instant it holds a complete earlier version — the one before the old (until step 3), then
+ * the old (from step 3 on). A crash between steps 3 and 4 leaves
  * target and backup both holding the old version, which loses nothing. Doing the target first
  * would leave a window where the backup could no longer be taken from it.
  *
@@ -191,10 +192,7 @@ async function replaceFile(
   }
 }
 
-/**
- * Steps 2 to 5 of {@link atomicWriteFile}. The steps other than `rename` and `fsync` are
- * synchronous (see atomic-write-durable.ts).
- */
+/** Steps 2 to 5 of {@link atomicWriteFile}. */
 async function writeAndRename(
   target: string,
   text: string,
