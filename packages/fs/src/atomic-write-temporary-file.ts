@@ -36,6 +36,20 @@ export function temporaryPathFor(target: string): string {
 }
 
 /**
+ * What a directory entry named by {@link temporaryPathFor} belongs to: the base name of the
+ * file it would become, and its writer's pid; `undefined` when `name` is not a temporary file.
+ *
+ * @param name - a directory entry.
+ */
+export function parseTemporaryName(
+  name: string,
+): { readonly target: string; readonly pid: number } | undefined {
+  const match = /^\.(.+)\.(\d{1,10})\.[0-9a-f]{12}\.tmp$/.exec(name);
+  if (match?.[1] === undefined || match[2] === undefined) return undefined;
+  return { target: match[1], pid: Number(match[2]) };
+}
+
+/**
  * The writer's pid of a temporary file of `target` named by {@link temporaryPathFor}, or
  * `undefined` when `name` is not one.
  *
@@ -43,10 +57,8 @@ export function temporaryPathFor(target: string): string {
  * @param target - the file the temporary files belong to.
  */
 export function temporaryFileWriterPid(name: string, target: string): number | undefined {
-  const prefix = `.${basename(target)}.`;
-  if (!name.startsWith(prefix)) return undefined;
-  const match = /^(\d{1,10})\.[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length));
-  return match?.[1] === undefined ? undefined : Number(match[1]);
+  const parsed = parseTemporaryName(name);
+  return parsed?.target === basename(target) ? parsed.pid : undefined;
 }
 
 /**
@@ -75,14 +87,33 @@ export async function removeStaleTemporaryFiles(
   } catch {
     return 0;
   }
+  const targets = new Set([basename(target)]);
+  if (sibling !== undefined) targets.add(basename(sibling));
+  return removeStaleTemporaryFilesOf(directory, names, (name) => targets.has(name));
+}
+
+/**
+ * Removes, from a listing of `directory` the caller has made, the temporary files left by
+ * crashed writers (as {@link removeStaleTemporaryFiles} decides) of every file `belongs`
+ * accepts: one listing serves a caller that lists the folder anyway, for files of ever new
+ * names. Best-effort.
+ *
+ * @param directory - the folder listed.
+ * @param names - its entries.
+ * @param belongs - whether a file of this base name is one whose leftovers to remove.
+ * @returns how many files were removed.
+ */
+export async function removeStaleTemporaryFilesOf(
+  directory: string,
+  names: readonly string[],
+  belongs: (target: string) => boolean,
+): Promise<number> {
   let removed = 0;
   for (const name of names) {
-    const pid =
-      temporaryFileWriterPid(name, target) ??
-      (sibling === undefined ? undefined : temporaryFileWriterPid(name, sibling));
-    if (pid === undefined) continue;
+    const parsed = parseTemporaryName(name);
+    if (parsed === undefined || !belongs(parsed.target)) continue;
     const path = join(directory, name);
-    if (isProcessAlive(pid) && !(await isOlderThan(path, temporaryFileMaxAgeMs))) continue;
+    if (isProcessAlive(parsed.pid) && !(await isOlderThan(path, temporaryFileMaxAgeMs))) continue;
     try {
       await unlink(path);
       removed += 1;

@@ -145,6 +145,14 @@ describe("atomicWriteFile", () => {
     expect(await readFile(path, "utf8")).toBe("second");
   });
 
+  it("leaves crashed writers' files to a caller that cleans them itself (removeLeftovers: false)", async () => {
+    const path = join(directory, "fresh-name.log");
+    const crashed = join(directory, `.fresh-name.log.${deadPid()}.0123456789ab.tmp`);
+    await writeFile(crashed, "torn");
+    await atomicWriteFile(path, "whole", { removeLeftovers: false });
+    expect(await entries()).toEqual([crashed.slice(directory.length + 1), "fresh-name.log"]);
+  });
+
   it("ignores and then removes temporary files of crashed writers, sparing live ones", async () => {
     const path = join(directory, "loop_state.json");
     await writeFile(path, "good");

@@ -39,6 +39,14 @@ export interface AtomicWriteOptions {
    * metrics), where a lost version costs nothing.
    */
   readonly durable?: boolean | null | undefined;
+  /**
+   * Whether this write looks for crashed writers' temporary files of the file (step 1; default
+   * `true`). `false` for a caller that cleans the folder itself: a writer of ever new files
+   * (one iteration log per iteration) would otherwise list the folder on every write, since
+   * each name is new (the iteration log removes them as it prunes, with
+   * `removeStaleTemporaryFilesOf`).
+   */
+  readonly removeLeftovers?: boolean | null | undefined;
 }
 
 /**
@@ -47,7 +55,8 @@ export interface AtomicWriteOptions {
  * mix, a truncated file or no file.
  *
  * Steps, in this order:
- * 1. On this process's first write of the file: remove temporary files left by crashed
+ * 1. On this process's first write of the file (unless `removeLeftovers` is `false`): remove
+ *    temporary files left by crashed
  *    writers of it (and of its backup), while the next steps run (they are never this write's
  *    files; the write resolves once they are gone). Leftovers come only from a writer that
  *    crashed, which, while this process writes the file, is one in another process: those are
@@ -119,8 +128,9 @@ export function atomicWriteFile(
   const createDirectory = options?.createDirectory === true;
   const mode = readMode(options?.mode);
   const durable = options?.durable !== false;
+  const leftovers = options?.removeLeftovers !== false;
   return runExclusively(target, () =>
-    replaceFile(target, text, backup, { createDirectory, mode, durable }),
+    replaceFile(target, text, backup, { createDirectory, mode, durable, leftovers }),
   );
 }
 
@@ -129,6 +139,8 @@ interface WriteSettings {
   readonly createDirectory: boolean;
   readonly mode: number | undefined;
   readonly durable: boolean;
+  /** Whether step 1 runs. */
+  readonly leftovers: boolean;
 }
 
 function readMode(mode: number | null | undefined): number | undefined {
@@ -184,7 +196,7 @@ async function replaceFile(
   if (directoryMode !== null && backup !== null && dirname(backup) !== dirname(target)) {
     mkdirSync(dirname(backup), { recursive: true, mode: directoryMode.mode });
   }
-  const leftovers = removeLeftovers(target, backup);
+  const leftovers = settings.leftovers ? removeLeftovers(target, backup) : undefined;
   try {
     await writeAndRename(target, text, backup, settings, directoryMode);
   } finally {

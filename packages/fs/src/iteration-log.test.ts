@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -146,6 +147,24 @@ describe("createIterationLog", () => {
       "20260314T100050Z-000005-TASK-003.log",
       "notes.txt",
     ]);
+  });
+
+  it("removes the temporary files crashed writers left of any log, sparing live writers' and other files'", async () => {
+    const log = createIterationLog({ folder, terminalId: "term_001" });
+    await mkdir(terminalFolder(), { recursive: true });
+    const exited = spawnSync(process.execPath, ["-e", ""]).pid;
+    if (exited === undefined) throw new Error("could not start a child process");
+    // A log written by a loop killed mid-write: a name this process never writes.
+    const crashed = `.20260314T095900Z-000007-TASK-002.log.${exited}.0123456789ab.tmp`;
+    const live = `.20260314T095910Z-000008-TASK-002.log.${process.pid}.0123456789ab.tmp`;
+    const otherFile = `.notes.txt.${exited}.0123456789ab.tmp`;
+    for (const name of [crashed, live, otherFile]) {
+      await writeFile(join(terminalFolder(), name), "torn");
+    }
+    await log.write(entry());
+    expect((await readdir(terminalFolder())).sort()).toEqual(
+      [live, otherFile, "20260314T100000Z-000012-TASK-003.log"].sort(),
+    );
   });
 
   it("keeps a count that starts again (the state was deleted) as the newest", async () => {

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { isSafeTerminalId } from "@loop/core";
 import { atomicWriteFile } from "./atomic-write.js";
 import { errorCodeOf } from "./atomic-write-error-code.js";
+import { removeStaleTemporaryFilesOf } from "./atomic-write-temporary-file.js";
 import type { IterationLogEntry } from "./iteration-log-entry.js";
 import { formatIterationLog } from "./iteration-log-format.js";
 import { iterationLogName, parseIterationLogName } from "./iteration-log-name.js";
@@ -102,9 +103,15 @@ function writeError(path: string, error: unknown): LogWriteError {
   return new LogWriteError({ path, reason, cause: error });
 }
 
-/** Deletes all but the newest `keep` iteration logs of `folder` (other files are left alone). */
+/**
+ * Deletes all but the newest `keep` iteration logs of `folder`, and the temporary files that
+ * crashed writers left of any iteration log (other files are left alone): the writes do not
+ * look for those themselves, since every log has a new name.
+ */
 async function prune(folder: string, keep: number): Promise<void> {
-  const logs = (await readdir(folder)).filter((name) => parseIterationLogName(name) !== null);
+  const names = await readdir(folder);
+  await removeStaleTemporaryFilesOf(folder, names, (name) => parseIterationLogName(name) !== null);
+  const logs = names.filter((name) => parseIterationLogName(name) !== null);
   logs.sort();
   for (const name of logs.slice(0, Math.max(0, logs.length - keep))) {
     const path = join(folder, name);
@@ -162,6 +169,8 @@ export function createIterationLog(options: IterationLogOptions): IterationLog {
             createDirectory: true,
             mode: PRIVATE_FILE_MODE,
             durable: false,
+            // `prune` removes crashed writers' leftovers, in the listing it makes anyway.
+            removeLeftovers: false,
           });
         } catch (error) {
           throw writeError(path, error);

@@ -50,9 +50,10 @@ export interface TrackRunOptions {
 }
 
 /**
- * Keeps a {@link RunView} of a loop up to date from its events, reading the terminal's state
- * after each iteration (and wait) for the counts the events do not carry (tasks done, calls,
- * cost); at an iteration's start the call it makes is counted without reading the state.
+ * Keeps a {@link RunView} of a loop up to date from its events: the counts (tasks done, calls,
+ * cost) come from the state each `iteration-end` carries, and are read from the terminal's
+ * state only at the start and after a wait; at an iteration's start the call it makes is
+ * counted without reading the state.
  */
 export function trackRun(loop: Loop, options: TrackRunOptions): Readonly<RunView> {
   const view: RunView = {
@@ -78,7 +79,10 @@ export function trackRun(loop: Loop, options: TrackRunOptions): Readonly<RunView
     if (window === undefined) return;
     view.callsThisHour = checkRateLimit(window, now, options.maxCallsPerHour).window.callsMade;
   };
+  /** Counts the states taken in, so a read that finishes after a newer state is dropped. */
+  let taken = 0;
   const fromState = (state: LoopState | null) => {
+    taken += 1;
     window = toRateWindow(state?.rate_window);
     if (state !== null) {
       view.tasksDone = state.completed_tasks.length;
@@ -87,12 +91,13 @@ export function trackRun(loop: Loop, options: TrackRunOptions): Readonly<RunView
     showCalls(options.now());
   };
   const refresh = async () => {
+    const before = taken;
     // Read-only: the running loop alone recovers its state, once, and logs it.
     const read = await manager.readState(options.terminalId, { repair: false }).then(
       (answer) => answer,
       () => null,
     );
-    if (read !== null) fromState(read.state);
+    if (read !== null && taken === before) fromState(read.state);
     options.onChange(view);
   };
   loop.on("decision", (event) => {
@@ -114,11 +119,13 @@ export function trackRun(loop: Loop, options: TrackRunOptions): Readonly<RunView
     showCalls(view.iterationStartedAt);
     options.onChange(view);
   });
-  loop.on("iteration-end", ({ result }) => {
+  loop.on("iteration-end", ({ result, state }) => {
     view.lastAction = result.success ? "executed" : "failed";
     view.iterationStartedAt = null;
     if (result.costUsd !== undefined) view.costReported = true;
-    void refresh();
+    // The event carries the state the loop just saved: nothing to read back.
+    fromState(state);
+    options.onChange(view);
   });
   loop.on("wait", ({ kind, until }) => {
     view.wait = { kind, until };

@@ -2,6 +2,7 @@ import type { DecisionEvent } from "../observe/decision-event.js";
 import type { Task } from "../plan/task.js";
 import type { ExitReason } from "../policy/exit-reasons.js";
 import type { ExitDecision } from "../policy/should-exit.js";
+import type { LoopState } from "../state/loop-state.js";
 import type { Concern } from "../verify/user-concerns.js";
 import type { VerificationResult } from "../verify/verify-completion.js";
 import type { ExecutionResult } from "./executor.js";
@@ -26,6 +27,11 @@ export interface LoopEvents {
     readonly result: ExecutionResult;
     readonly tasksCompleted: readonly string[];
     readonly decision: ExitDecision;
+    /**
+     * The loop's state as saved at the iteration's end (counts, calls, cost), so a display
+     * need not read it back from the store.
+     */
+    readonly state: Readonly<LoopState>;
   }) => void;
   /** A task's box became checked. */
   "task-complete": (event: { readonly taskId: string; readonly iteration: number }) => void;

@@ -879,7 +879,13 @@ class LoopRun {
       should_exit: decision.exit,
       exit_reason: decision.reason,
     });
-    this.emitter.emit("iteration-end", { iteration, result, tasksCompleted, decision });
+    this.emitter.emit("iteration-end", {
+      iteration,
+      result,
+      tasksCompleted,
+      decision,
+      state: current,
+    });
     return view;
   }
 
