@@ -205,6 +205,25 @@ describe("parallel runs: the engine", () => {
     expect(setup.workspaces.maxConcurrentIntegrations).toBe(1);
   });
 
+  it("the next task starts as an agent ends, while the finished task's work is being saved", async () => {
+    const setup = setUp(parallelPlan(3), 2);
+    const save = setup.workspaces.save.bind(setup.workspaces);
+    setup.workspaces.save = async (workspace, options) => {
+      await setup.clock.sleep(300);
+      return save(workspace, options);
+    };
+    await createLoop(setup.options).run();
+    const starts = setup.executor.runs
+      .filter((run) => run.task !== null)
+      .map((run) => [run.task, run.startedAt - START.getTime()]);
+    expect(starts).toEqual([
+      ["TASK-1", 0],
+      ["TASK-2", 0],
+      ["TASK-3", 1000],
+    ]);
+    expect(setup.executor.maxRunning).toBe(2);
+  });
+
   it("a plan without a (parallel) heading runs one task at a time, as it always did", async () => {
     const text = "# Plan\n\n- [ ] TASK-1 One\n- [ ] TASK-2 Two\n- [ ] TASK-3 Three\n";
     const { executor, options } = setUp(text, 4);

@@ -1,20 +1,26 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { type AdministrationPriority, createAdministrationQueue } from "./administration-queue.js";
 import type { Repository } from "./repository.js";
 import { type RunGitOptions, runGit, splitNul } from "./run-git.js";
-import { createKeyedQueue } from "./serial-queue.js";
 
 /**
  * Git reads every worktree's administrative folder in `git worktree add`, `list`, `remove`,
  * `prune` and when checking a branch out, and fails on one another command is creating or
  * removing at that moment ("failed to read .git/worktrees/<name>/commondir"): such commands run
- * one at a time per repository (in this process).
+ * one at a time per repository (in this process). Removing the worktree of work already saved
+ * is `deferred`: it waits while a worktree is to be made, so a task's agent never waits for
+ * another's cleanup.
  */
-const administration = createKeyedQueue();
+const administration = createAdministrationQueue();
 
 /** Runs `task` while no other worktree administration of the repository runs. */
-export function administer<T>(repository: Repository, task: () => Promise<T>): Promise<T> {
-  return administration.run(repository.commonDirectory, task);
+export function administer<T>(
+  repository: Repository,
+  task: () => Promise<T>,
+  priority: AdministrationPriority = "now",
+): Promise<T> {
+  return administration.run(repository.commonDirectory, task, priority);
 }
 
 /** Runs a git command that reads or changes the worktrees' administrative folders. */
@@ -95,7 +101,7 @@ export async function adminFolder(repository: Repository, path: string): Promise
  * `git worktree prune`.
  */
 export function removeWorktree(repository: Repository, path: string): Promise<void> {
-  return administer(repository, () => removeWorktreeNow(repository, path));
+  return administer(repository, () => removeWorktreeNow(repository, path), "deferred");
 }
 
 /** {@link removeWorktree}, inside the administration queue. */

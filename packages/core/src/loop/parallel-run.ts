@@ -26,9 +26,9 @@ interface Worker {
   /** Resolves once the worker's iteration is settled; never rejects. */
   done: Promise<void>;
   /**
-   * Set once the agent ended cleanly (it succeeded, no usage limit, not stopped) and its work is
-   * saved: the worker no longer holds a slot while it waits for its settling, so the next task
-   * may start. A failed run holds its slot until settled, so the breaker and the usage limit
+   * Set once the agent ended cleanly (it succeeded, no usage limit, not stopped): the worker
+   * no longer holds a slot while its work is saved and it waits for its settling, so the next
+   * task may start. A failed run holds its slot until settled, so the breaker and the usage limit
    * decide before another agent is called.
    */
   freed: boolean;
@@ -338,6 +338,11 @@ export class ParallelRun {
     });
     await recorder.settle();
     const outcome = { ...executed, result: host.checked(executed.result, iteration, task.id) };
+    const clean =
+      outcome.result.success && outcome.result.usageLimit === undefined && !outcome.aborted;
+    // The slot is the agent's: the next task's working copy is made while this one's work is
+    // saved (the save touches this working copy only).
+    if (clean && !outcome.timedOut) this.#free(worker);
     const save = await this.parallel.workspaces.save(workspace, {
       message: `loop: ${task.id}, iteration ${iteration}`,
     });
@@ -346,9 +351,6 @@ export class ParallelRun {
       copy.tasks.find((item) => item.id === task.id)?.done === true ||
       outcome.result.taskComplete === true;
     const finished: Finished = { worker, workspace, outcome, save, done };
-    const clean =
-      outcome.result.success && outcome.result.usageLimit === undefined && !outcome.aborted;
-    if (clean && !outcome.timedOut) this.#free(worker);
     // What may follow the settling without holding the next one back (removing an integrated
     // task's working copy): the worker is done once it is.
     const after = await this.#inTurn(() => this.#settle(config, finished));
