@@ -208,9 +208,9 @@ describe("parallel runs: the engine", () => {
   it("the next task starts as an agent ends, while the finished task's work is being saved", async () => {
     const setup = setUp(parallelPlan(3), 2);
     const save = setup.workspaces.save.bind(setup.workspaces);
-    setup.workspaces.save = async (workspace, options) => {
+    setup.workspaces.save = async (workspace) => {
       await setup.clock.sleep(300);
-      return save(workspace, options);
+      return save(workspace);
     };
     await createLoop(setup.options).run();
     const starts = setup.executor.runs
