@@ -224,6 +224,33 @@ describe("parallel runs: the engine", () => {
     expect(setup.executor.maxRunning).toBe(2);
   });
 
+  it("a merge waits while the next task's working copy is being made: the agent starts first", async () => {
+    const setup = setUp(parallelPlan(3), 2);
+    const { clock, workspaces } = setup;
+    const open = workspaces.open.bind(workspaces);
+    workspaces.open = async (task, options) => {
+      // Making a working copy takes 200 ms once the first two run.
+      if (task.id === "TASK-3") await clock.sleep(200);
+      return open(task, options);
+    };
+    const integrations: [string, number][] = [];
+    const integrate = workspaces.integrate.bind(workspaces);
+    workspaces.integrate = async (workspace, options) => {
+      integrations.push([workspace.taskId, clock.now() - START.getTime()]);
+      return integrate(workspace, options);
+    };
+    await createLoop(setup.options).run();
+    const third = setup.executor.runs.find((run) => run.task === "TASK-3");
+    // TASK-1 and TASK-2 end at 1000 ms; TASK-3's copy is ready at 1200 ms, and only then do
+    // their merges begin.
+    expect((third?.startedAt ?? 0) - START.getTime()).toBe(1200);
+    expect(integrations).toEqual([
+      ["TASK-1", 1200],
+      ["TASK-2", 1200],
+      ["TASK-3", 2200],
+    ]);
+  });
+
   it("a plan without a (parallel) heading runs one task at a time, as it always did", async () => {
     const text = "# Plan\n\n- [ ] TASK-1 One\n- [ ] TASK-2 Two\n- [ ] TASK-3 Three\n";
     const { executor, options } = setUp(text, 4);

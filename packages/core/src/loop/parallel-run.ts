@@ -87,6 +87,17 @@ export class ParallelRun {
   readonly #resumeFrom = new Map<string, string>();
   /** Settling is one task at a time: integrations never overlap. */
   #settling: Promise<void> = Promise.resolve();
+  /**
+   * Working copies being made. A settling waits for them: a task's agent starts before another
+   * task's merge takes the machine (the merges are not on the way to any agent; the working
+   * copies are).
+   */
+  readonly #opening = new Set<Promise<unknown>>();
+  /**
+   * Due once a slot is freed: the run's next look at what may start. A settling waits for it
+   * too, so the working copies that look begins count as being made.
+   */
+  #look: ReturnType<typeof signal> | null = null;
   /** Until when a usage limit holds new starts back (epoch ms); `null` when none does. */
   #pausedUntil: number | null = null;
   #exit: ExitReason | null = null;
@@ -168,10 +179,17 @@ export class ParallelRun {
     let ran = false;
     for (;;) {
       let wakeAt: number | null = null;
-      if (this.#exit === null && this.#failure === null && !this.#abort.signal.aborted) {
-        const started = await this.#start(config);
-        ran ||= started.count > 0;
-        wakeAt = started.wakeAt;
+      try {
+        if (this.#exit === null && this.#failure === null && !this.#abort.signal.aborted) {
+          const started = await this.#start(config);
+          ran ||= started.count > 0;
+          wakeAt = started.wakeAt;
+        }
+      } finally {
+        // Every slot freed so far was seen (the look counts them after its one wait), and
+        // what it started is being made.
+        this.#look?.resolve();
+        this.#look = null;
       }
       if (this.#running.size === 0) {
         if (this.#failure !== null) throw this.#failure.error;
@@ -238,6 +256,8 @@ export class ParallelRun {
 
   /** Waits for a worker to be settled, for `wakeAt`, or for the run to be stopped. */
   async #next(wakeAt: number | null): Promise<void> {
+    // A slot freed during the last look: look again at once (a settling waits for it).
+    if (this.#look !== null) return;
     const timer = new AbortController();
     const stop = () => timer.abort();
     this.#abort.signal.addEventListener("abort", stop, { once: true });
@@ -360,6 +380,7 @@ export class ParallelRun {
   /** The worker's slot is free for the next task; the run loop looks at once. */
   #free(worker: Worker): void {
     worker.freed = true;
+    this.#look ??= signal();
     const freed = this.#freed;
     this.#freed = signal();
     freed.resolve();
@@ -383,14 +404,29 @@ export class ParallelRun {
     });
   }
 
-  /** Runs `work` once every settling begun before it is over; the next waits for it. */
+  /**
+   * Runs `work` once every settling begun before it is over and no working copy is being made;
+   * the next waits for it.
+   */
   #inTurn<T>(work: () => Promise<T>): Promise<T> {
-    const turn = this.#settling.then(work);
+    const turn = this.#settling.then(() => this.#opened()).then(work);
     this.#settling = turn.then(
       () => undefined,
       () => undefined,
     );
     return turn;
+  }
+
+  /**
+   * Resolves once no working copy is being made (whether or not they could be), nor due to be
+   * by a freed slot's look.
+   */
+  async #opened(): Promise<void> {
+    for (;;) {
+      if (this.#look !== null) await this.#look.promise;
+      else if (this.#opening.size > 0) await Promise.allSettled([...this.#opening]);
+      else return;
+    }
   }
 
   /** Settles an iteration as the host does, and stops the run when that decides an exit. */
@@ -419,10 +455,9 @@ export class ParallelRun {
         return reopened;
       }
       const from = this.#resumeFrom.get(task.id);
-      const workspace = await this.parallel.workspaces.open(task, {
-        planText: view.text,
-        from,
-      });
+      const opening = this.parallel.workspaces.open(task, { planText: view.text, from });
+      this.#opening.add(opening);
+      const workspace = await opening.finally(() => this.#opening.delete(opening));
       this.#resumeFrom.delete(task.id);
       return workspace;
     } catch (error) {
