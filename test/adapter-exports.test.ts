@@ -53,6 +53,7 @@ const pinned: Record<string, string[]> = {
     "MemoryLogger",
     "MemoryStateStore",
     "completesTask",
+    "createMemorySharedLimits",
     "createScriptedExecutor",
     "createTestClock",
     "fails",

@@ -229,8 +229,10 @@ export class ParallelRun {
       slots = 0;
       wakeAt = rate.resetAt;
     }
-    // With a cost cap, a freed slot waits for the settling: the iteration's cost may reach it.
-    if (config.limits.max_cost_usd !== null && holding < this.#running.size) {
+    // With a cost cap (the loop's, or the shared limits'), a freed slot waits for the settling:
+    // the iteration's cost may reach it.
+    const capped = config.limits.max_cost_usd !== null || host.shared?.budgeted === true;
+    if (capped && holding < this.#running.size) {
       slots = Math.min(slots, this.parallel.workers - this.#running.size);
     }
     if (this.#paused()) {

@@ -110,6 +110,11 @@ export class SharedLimitsGate {
     }
   }
 
+  /** Whether the shared limits hold a budget, as their last answer said (`false` before one). */
+  get budgeted(): boolean {
+    return this.lastUsage !== null && this.lastUsage.maxCostUsd !== null;
+  }
+
   /** Books a call's cost: recorded now in the background, or before the next claim. */
   addCost(costUsd: number | undefined): void {
     if (costUsd === undefined || !(costUsd > 0) || !Number.isFinite(costUsd)) return;
