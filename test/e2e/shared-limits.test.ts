@@ -4,6 +4,7 @@ import {
   type ExecutionRequest,
   type LoopEvents,
   type LoopResult,
+  previewIteration,
   type RunLoopOptions,
   runLoop,
   SHARED_LIMITS_RETRY_DELAYS_MS,
@@ -334,5 +335,32 @@ describe("a claimed call never made", () => {
     expect(result.exitReason).toBe("state_error");
     expect(shared.limits.calls.map((call) => call.method)).toEqual(["claimCall", "releaseCall"]);
     expect(shared.limits.counters?.callsMade).toBe(0);
+  });
+});
+
+describe("a dry run with shared limits", () => {
+  it("reads the fleet's counts without claiming: the fleet's wait, then its spent budget", async () => {
+    const shared = fleet(
+      { maxCallsPerHour: 1, maxCostUsd: 1 },
+      new Date(START.getTime() + 40 * 60_000),
+    );
+    await shared.limits.claimCall({ terminalId: "elsewhere", runId: null });
+    const options = {
+      plan: memoryPlan(taskList(1), { path: "plan.md" }),
+      executor: createScriptedExecutor(completesTask()),
+      store: new MemoryStateStore(),
+      clock: shared.clock,
+      sharedLimits: shared.limits,
+    };
+    const full = await previewIteration(options);
+    expect(full.rateLimitWaitMs).toBe(20 * 60_000);
+    expect(full.sharedUsage).toMatchObject({ callsThisHour: 1, maxCallsPerHour: 1 });
+    expect(full.request?.task?.id).toBe("TASK-001");
+    expect(shared.limits.counters?.callsMade).toBe(1);
+
+    await shared.limits.recordCost({ terminalId: "elsewhere", runId: null, costUsd: 1 });
+    const spent = await previewIteration(options);
+    expect(spent.decision).toMatchObject({ exit: true, reason: "budget_exhausted" });
+    expect(spent.request).toBeNull();
   });
 });
