@@ -72,6 +72,7 @@ const pinned: Record<string, string[]> = {
     "StatusFileError",
     "StatusWriteSchema",
     "atomicWriteFile",
+    "createFileSharedLimits",
     "createFileStateStore",
     "createIterationLog",
     "createJsonlLogger",
