@@ -69,7 +69,7 @@ export function sharedUsage(
  * @returns the counters to store (unchanged on a refusal) and the claim's answer.
  * @example
  * ```ts
- * const { counters, claim } = claimSharedCall(stored, Date.now(), { maxCallsPerHour: 100, maxCostUsd: 50 });
+ * const { counters, claim } = claimSharedCall(stored, clock.now(), { maxCallsPerHour: 100, maxCostUsd: 50 });
  * stored = counters;
  * if (!claim.granted && claim.refusal === "calls") console.log(`wait ${claim.waitMs} ms`);
  * ```
