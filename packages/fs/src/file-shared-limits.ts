@@ -127,7 +127,7 @@ function formatCounters(counters: SharedCounters): string {
  * ```
  *
  * @param options - the counter file and the limits.
- * @throws {TypeError} when `path` is missing; {@link RangeError} when a limit is not valid.
+ * @throws {TypeError} when `path` is missing; a `RangeError` when a limit is not valid.
  */
 export function createFileSharedLimits(options: FileSharedLimitsOptions): SharedLimits & {
   releaseCall(release: CallRelease, options?: SharedLimitsCallOptions): Promise<void>;
