@@ -1,13 +1,15 @@
 /**
  * File-system adapters of the loop SDK: a durable `StateStore` with backup and lock, the
  * JSON-lines decision and verifier logs, the per-iteration logs of the agent's raw output,
- * `status.json` for monitors, a plan on disk and the YAML config loader.
+ * `status.json` for monitors, a plan on disk, the YAML config loader, and shared limits in a
+ * file for the loops of one machine (`createFileSharedLimits`).
  *
  * @packageDocumentation
  */
 export { type AtomicWriteOptions, atomicWriteFile } from "./atomic-write.js";
 export { ConfigNotFoundError, type ConfigNotFoundErrorOptions } from "./config-not-found-error.js";
 export { filePlan } from "./file-plan.js";
+export { createFileSharedLimits, type FileSharedLimitsOptions } from "./file-shared-limits.js";
 export {
   createFileStateStore,
   type FileStateStore,

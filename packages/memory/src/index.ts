@@ -1,7 +1,8 @@
 /**
  * In-memory adapters of the loop SDK, for tests and for embedding: `MemoryStateStore` (a
- * `StateStore` in a Map, with backups and locks), `MemoryLogger` (decision events in an array)
- * and `memoryPlan` (a `PlanSource` in a string). And test doubles: `createScriptedExecutor`
+ * `StateStore` in a Map, with backups and locks), `MemoryLogger` (decision events in an array),
+ * `memoryPlan` (a `PlanSource` in a string) and `createMemorySharedLimits` (an hourly call limit
+ * and a cost budget that the loops of one process hold together). And test doubles: `createScriptedExecutor`
  * (an `Executor` that answers from a script and records its calls, with the answers
  * `completesTask`, `makesNoProgress`, `fails`, `hitsUsageLimit` and `hangs`) and
  * `createTestClock` (a `Clock` on virtual time).
@@ -11,6 +12,12 @@
 
 export { MemoryLogger, type MemoryLoggerOptions } from "./memory-logger.js";
 export { type MemoryPlan, type MemoryPlanOptions, memoryPlan } from "./memory-plan.js";
+export {
+  createMemorySharedLimits,
+  type MemorySharedLimits,
+  type MemorySharedLimitsCall,
+  type MemorySharedLimitsOptions,
+} from "./memory-shared-limits.js";
 export {
   type MemoryDocument,
   type MemoryStateSnapshot,

@@ -8,6 +8,8 @@ export function reasonForError(error: unknown): ExitReason {
   if (error.code.startsWith("CONFIG") || error.code === "PROMPT_TEMPLATE_ERROR")
     return "config_error";
   if (error.code.startsWith("STATE") || error.code === "UNSUPPORTED_STORE") return "state_error";
+  if (error.code === "SHARED_LIMITS_ERROR" || error.code === "UNSUPPORTED_SHARED_LIMITS")
+    return "limits_error";
   return "error";
 }
 

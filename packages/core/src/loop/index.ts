@@ -46,8 +46,20 @@ export type {
   ParallelOptions,
   RunLoopOptions,
 } from "./run-loop-options.js";
+export type {
+  CallClaim,
+  CallRelease,
+  CostRecord,
+  SharedLimits,
+  SharedLimitsCaller,
+  SharedLimitsCallOptions,
+  SharedLimitsUsage,
+} from "./shared-limits.js";
+export { SharedLimitsError } from "./shared-limits-error.js";
+export { SHARED_LIMITS_RETRY_DELAYS_MS } from "./shared-limits-gate.js";
 export { systemClock } from "./system-clock.js";
 export { UnsupportedExecutorError } from "./unsupported-executor-error.js";
+export { UnsupportedSharedLimitsError } from "./unsupported-shared-limits-error.js";
 export type {
   CloseOptions,
   IntegrateOptions,

@@ -41,9 +41,17 @@ export interface LoopEvents {
     readonly attempts: number;
     readonly reason: string;
   }) => void;
-  /** The loop waits for the hourly call limit or the agent's usage limit to reset. */
+  /**
+   * The loop waits for the hourly call limit or the agent's usage limit to reset (decision
+   * events `rate_limit_wait`, `usage_limit_wait`).
+   */
   wait: (event: {
     readonly kind: "rate_limit" | "usage_limit";
+    /**
+     * For `rate_limit`: `fleet` when the shared limits' hourly calls are used up
+     * (`RunLoopOptions.sharedLimits`), `loop` (or absent) for this loop's own.
+     */
+    readonly scope?: "loop" | "fleet" | undefined;
     readonly until: number;
     readonly waitMs: number;
     readonly message: string;

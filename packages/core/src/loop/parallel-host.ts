@@ -12,6 +12,8 @@ import type { ExecutionRequest, ExecutionResult, UsageLimit } from "./executor.j
 import type { LoopEvents } from "./loop-events.js";
 import type { LoopTask, PlanView } from "./plan-view.js";
 import type { RunLoopOptions } from "./run-loop-options.js";
+import type { SharedLimitsUsage } from "./shared-limits.js";
+import type { SharedLimitsGate } from "./shared-limits-gate.js";
 import type { TaskWorkspace } from "./workspace.js";
 
 /**
@@ -66,4 +68,10 @@ export interface ParallelHost {
   keepBranch(taskId: string, branch: string | null): void;
   /** The usage limit that ends the loop, for its `loop_exit` record. */
   setUsageLimit(limit: UsageLimit): void;
+  /** The loop's shared limits, which every worker's call is claimed from; `null`: none. */
+  readonly shared: SharedLimitsGate | null;
+  /** The fleet's counts when its budget ends the loop, for its `loop_exit` record. */
+  setSharedBudget(usage: SharedLimitsUsage): void;
+  /** Records that the fleet's hourly calls hold new starts back for `waitMs`. */
+  recordSharedWait(usage: SharedLimitsUsage, waitMs: number): void;
 }

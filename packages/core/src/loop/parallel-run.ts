@@ -15,6 +15,7 @@ import { readPlanView } from "./plan-view.js";
 import { AgentProcessRecorder, stopPreviousAgent } from "./previous-agent.js";
 import { UNKNOWN_RESET_WAIT_MS } from "./reset-wait.js";
 import type { ParallelOptions } from "./run-loop-options.js";
+import type { SharedLimitsUsage } from "./shared-limits.js";
 import { updateWorker, withoutWorker, withoutWorkers, withWorker } from "./worker-records.js";
 import type { MergeConflict, TaskWorkspace, WorkspaceSave } from "./workspace.js";
 
@@ -23,6 +24,8 @@ interface Worker {
   readonly task: LoopTask;
   readonly iteration: number;
   readonly attempt: number;
+  /** The fleet's counts when its call was claimed (`null`: no shared limits). */
+  readonly claimed: SharedLimitsUsage | null;
   /** Resolves once the worker's iteration is settled; never rejects. */
   done: Promise<void>;
   /**
@@ -100,6 +103,10 @@ export class ParallelRun {
   #look: ReturnType<typeof signal> | null = null;
   /** Until when a usage limit holds new starts back (epoch ms); `null` when none does. */
   #pausedUntil: number | null = null;
+  /** Until when the fleet's hourly calls hold new starts back (epoch ms); `null`: they do not. */
+  #sharedWaitUntil: number | null = null;
+  /** The fleet window whose wait was recorded (its reset), so each is recorded once. */
+  #sharedWaitRecorded: number | null = null;
   #exit: ExitReason | null = null;
   /** A failure that must stop the loop (a state store's), raised once the workers are done. */
   #failure: { readonly error: unknown } | null = null;
@@ -201,6 +208,13 @@ export class ParallelRun {
           this.#pausedUntil = null;
           continue;
         }
+        const sharedWait = this.#sharedWaitUntil;
+        if (this.#exit === null && !this.#abort.signal.aborted && sharedWait !== null) {
+          // The fleet's calls are used up and no worker runs: wait for its window, then claim again.
+          this.#sharedWaitUntil = null;
+          await this.host.clock.sleep(sharedWait - this.host.clock.now(), this.#abort.signal);
+          continue;
+        }
         return { exit: this.#exit, ran };
       }
       await this.#next(wakeAt);
@@ -233,8 +247,10 @@ export class ParallelRun {
       slots = 0;
       wakeAt = rate.resetAt;
     }
-    // With a cost cap, a freed slot waits for the settling: the iteration's cost may reach it.
-    if (config.limits.max_cost_usd !== null && holding < this.#running.size) {
+    // With a cost cap (the loop's, or the shared limits'), a freed slot waits for the settling:
+    // the iteration's cost may reach it.
+    const capped = config.limits.max_cost_usd !== null || host.shared?.budgeted === true;
+    if (capped && holding < this.#running.size) {
       slots = Math.min(slots, this.parallel.workers - this.#running.size);
     }
     if (this.#paused()) {
@@ -250,8 +266,54 @@ export class ParallelRun {
       failedTaskIds: state.failed_tasks,
       maxAttempts: config.tasks.max_attempts,
     });
-    for (const { task, attempt } of schedule.start) this.#launch(config, view, task, attempt);
-    return { count: schedule.start.length, wakeAt };
+    let count = 0;
+    for (const { task, attempt } of schedule.start) {
+      const claim = await this.#claim();
+      if (!claim.granted) {
+        if (claim.wakeAt !== null) wakeAt = Math.min(wakeAt ?? claim.wakeAt, claim.wakeAt);
+        break;
+      }
+      this.#launch(config, view, task, attempt, claim.usage);
+      count += 1;
+    }
+    return { count, wakeAt };
+  }
+
+  /**
+   * Claims the fleet's call for one start (granted at once without shared limits). Refused: a
+   * spent budget stops the run, used-up calls hold starts back until the window resets, and
+   * shared limits that keep failing stop new starts — the running workers finish (their calls
+   * were claimed), then the run fails with the error.
+   */
+  async #claim(): Promise<
+    | { readonly granted: true; readonly usage: SharedLimitsUsage | null }
+    | { readonly granted: false; readonly wakeAt: number | null }
+  > {
+    const shared = this.host.shared;
+    if (shared === null) return { granted: true, usage: null };
+    let answer: Awaited<ReturnType<typeof shared.claim>>;
+    try {
+      answer = await shared.claim(this.#abort.signal);
+    } catch (error) {
+      this.#failure ??= { error };
+      return { granted: false, wakeAt: null };
+    }
+    if (answer.kind === "granted") {
+      this.#sharedWaitUntil = null;
+      return { granted: true, usage: answer.usage };
+    }
+    if (answer.kind === "budget") {
+      this.host.setSharedBudget(answer.usage);
+      this.#halt("budget_exhausted");
+    }
+    if (answer.kind !== "wait") return { granted: false, wakeAt: null };
+    const until = this.host.clock.now() + answer.waitMs;
+    this.#sharedWaitUntil = until;
+    if (this.#sharedWaitRecorded !== answer.usage.resetAt) {
+      this.#sharedWaitRecorded = answer.usage.resetAt;
+      this.host.recordSharedWait(answer.usage, answer.waitMs);
+    }
+    return { granted: false, wakeAt: until };
   }
 
   /** Waits for a worker to be settled, for `wakeAt`, or for the run to be stopped. */
@@ -287,13 +349,20 @@ export class ParallelRun {
     this.#abort.abort();
   }
 
-  #launch(config: LoopConfig, view: PlanView, task: LoopTask, attempt: number): void {
+  #launch(
+    config: LoopConfig,
+    view: PlanView,
+    task: LoopTask,
+    attempt: number,
+    claimed: SharedLimitsUsage | null,
+  ): void {
     const state = this.host.state();
     this.#issued = Math.max(this.#issued, state.loop_metadata.iterations) + 1;
     const worker: Worker = {
       task,
       iteration: this.#issued,
       attempt,
+      claimed,
       done: Promise.resolve(),
       freed: false,
     };
@@ -313,7 +382,11 @@ export class ParallelRun {
     const host = this.host;
     const { task, iteration, attempt } = worker;
     const workspace = await this.#open(config, view, worker);
-    if (workspace === null) return;
+    if (workspace === null) {
+      // No working copy, no agent: its claimed call is given back.
+      await this.#release(worker);
+      return;
+    }
     host.record("iteration_start", {
       iteration,
       current_task_id: task.id,
@@ -348,7 +421,10 @@ export class ParallelRun {
         },
       ),
     );
-    await host.writeState();
+    await host.writeState().catch(async (error: unknown) => {
+      await this.#release(worker);
+      throw error;
+    });
     const recorder = this.#recorder(task.id, "agent_process");
     const executed = await executeWithTimeout(host.options.executor, request, {
       clock: host.clock,
@@ -375,6 +451,11 @@ export class ParallelRun {
     // task's working copy): the worker is done once it is.
     const after = await this.#inTurn(() => this.#settle(config, finished));
     await after?.();
+  }
+
+  /** Gives back the fleet's call claimed for a worker whose agent never ran. */
+  async #release(worker: Worker): Promise<void> {
+    if (worker.claimed !== null) await this.host.shared?.release(worker.claimed);
   }
 
   /** The worker's slot is free for the next task; the run loop looks at once. */
@@ -626,6 +707,7 @@ export class ParallelRun {
     const host = this.host;
     const merger = this.parallel.mergeExecutor;
     if (merger === undefined) return;
+    await this.#claimMergeCall();
     const view = await host.readView(config);
     const state = host.state();
     // The worker's entry is back while its merge agent runs: a run killed meanwhile leaves it,
@@ -674,6 +756,28 @@ export class ParallelRun {
     if (!outcome.result.success) {
       throw new Error(outcome.result.error ?? "the merge agent's run failed");
     }
+  }
+
+  /**
+   * Claims the fleet's call for a merge agent. Refused (or failing), the merge agent does not
+   * run: this throws, and the conflict is rolled back like any unresolved one.
+   */
+  async #claimMergeCall(): Promise<void> {
+    const shared = this.host.shared;
+    if (shared === null) return;
+    const answer = await shared.claim(this.#abort.signal);
+    if (answer.kind === "granted") return;
+    if (answer.kind === "budget") {
+      this.host.setSharedBudget(answer.usage);
+      this.#halt("budget_exhausted");
+    }
+    const why =
+      answer.kind === "aborted"
+        ? "the run is stopping"
+        : answer.kind === "budget"
+          ? "the shared budget is spent"
+          : "the fleet's calls this hour are used up";
+    throw new Error(`the merge agent was not called: ${why}`);
   }
 
   /** A worker hit a usage limit: new starts wait for its reset, or the loop exits. */

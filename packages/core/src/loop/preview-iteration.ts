@@ -17,7 +17,11 @@ import { readPlanView } from "./plan-view.js";
 import { policyInputFor } from "./policy-input.js";
 import { prepareIteration } from "./prepare-iteration.js";
 import type { RunLoopOptions } from "./run-loop-options.js";
+import type { SharedLimitsUsage } from "./shared-limits.js";
+import { checkedUsage } from "./shared-limits-answers.js";
+import { SharedLimitsError } from "./shared-limits-error.js";
 import { systemClock } from "./system-clock.js";
+import { UnsupportedSharedLimitsError } from "./unsupported-shared-limits-error.js";
 
 /** What the next iteration of a loop would do, worked out without running or writing anything. */
 export interface IterationPreview {
@@ -29,8 +33,16 @@ export interface IterationPreview {
   readonly decision: ExitDecision;
   /** The request the executor would get; `null` when the loop would exit first. */
   readonly request: ExecutionRequest | null;
-  /** How long the loop would first wait for the hourly call limit, in milliseconds (0: none). */
+  /**
+   * How long the loop would first wait for the hourly call limit, in milliseconds (0: none):
+   * its own, or the shared limits' when theirs is used up.
+   */
   readonly rateLimitWaitMs: number;
+  /**
+   * The shared limits' counts now (`RunLoopOptions.sharedLimits`), read without claiming;
+   * `null` without shared limits, or when they cannot be read without claiming (no `readUsage`).
+   */
+  readonly sharedUsage: SharedLimitsUsage | null;
 }
 
 /**
@@ -42,7 +54,7 @@ export interface IterationPreview {
  *
  * @param options - the same options as `runLoop`; the executor is never called.
  * @returns the preview.
- * @throws {PlanParseError | ConfigError | PromptTemplateError | StateStoreError | StateValidationError}
+ * @throws {PlanParseError | ConfigError | PromptTemplateError | StateStoreError | StateValidationError | SharedLimitsError | UnsupportedSharedLimitsError}
  *
  * @example
  * ```ts
@@ -76,7 +88,14 @@ export async function previewIteration(options: RunLoopOptions): Promise<Iterati
     aborted: options.signal?.aborted === true,
   });
   const policyDecision = options.policy ? options.policy(input, shouldExit) : shouldExit(input);
-  const earlier = completedEarlier(stored, options.plan.path, view);
+  const sharedUsage = await readSharedUsage(options);
+  const sharedBudgetSpent =
+    sharedUsage !== null &&
+    sharedUsage.maxCostUsd !== null &&
+    sharedUsage.costUsd >= sharedUsage.maxCostUsd;
+  const earlier =
+    completedEarlier(stored, options.plan.path, view) ??
+    (sharedBudgetSpent && !policyDecision.exit ? "budget_exhausted" : null);
   const decision: ExitDecision =
     earlier === null ? policyDecision : { ...policyDecision, exit: true, reason: earlier };
   const rate = checkRateLimit(
@@ -84,8 +103,17 @@ export async function previewIteration(options: RunLoopOptions): Promise<Iterati
     now,
     config.limits.max_calls_per_hour,
   );
-  const rateLimitWaitMs = rate.allowed ? 0 : rate.waitMs;
-  if (decision.exit) return { config, state: stored, decision, request: null, rateLimitWaitMs };
+  const sharedFull =
+    sharedUsage !== null &&
+    sharedUsage.maxCallsPerHour !== null &&
+    sharedUsage.callsThisHour >= sharedUsage.maxCallsPerHour;
+  const rateLimitWaitMs = Math.max(
+    rate.allowed ? 0 : rate.waitMs,
+    sharedFull ? Math.max(0, sharedUsage.resetAt - now) : 0,
+  );
+  if (decision.exit) {
+    return { config, state: stored, decision, request: null, rateLimitWaitMs, sharedUsage };
+  }
   const task = selection.kind === "task" ? selection.task : null;
   const request = iterationRequest({
     options,
@@ -101,5 +129,24 @@ export async function previewIteration(options: RunLoopOptions): Promise<Iterati
     unansweredQuestions: [],
     previousFailure: null,
   });
-  return { config, state: stored, decision, request, rateLimitWaitMs };
+  return { config, state: stored, decision, request, rateLimitWaitMs, sharedUsage };
+}
+
+/** The shared limits' counts, read without claiming; `null` when there are none to read. */
+async function readSharedUsage(options: RunLoopOptions): Promise<SharedLimitsUsage | null> {
+  const shared = options.sharedLimits;
+  if (shared === undefined) return null;
+  const version = (shared as { specificationVersion?: unknown }).specificationVersion;
+  if (version !== "v1") throw new UnsupportedSharedLimitsError({ specificationVersion: version });
+  if (shared.readUsage === undefined) return null;
+  let usage: unknown;
+  try {
+    usage = await shared.readUsage.call(shared, { signal: options.signal });
+  } catch (error) {
+    throw new SharedLimitsError({
+      message: `The shared limits "${shared.name}" could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  }
+  return checkedUsage(usage, shared.name, "readUsage");
 }

@@ -8,6 +8,7 @@ import type { LoopState } from "../state/loop-state.js";
 import type { StateStore } from "../state/state-store.js";
 import type { Clock } from "./clock.js";
 import type { Executor } from "./executor.js";
+import type { SharedLimits } from "./shared-limits.js";
 import type { Workspaces } from "./workspace.js";
 
 /**
@@ -77,6 +78,13 @@ export interface RunLoopOptions {
    * project itself.
    */
   readonly parallel?: ParallelOptions | undefined;
+  /**
+   * Limits this loop shares with others — an hourly call limit and a cost budget held by the
+   * whole fleet (`createMemorySharedLimits` of `@loop/memory` for loops in one process; see
+   * docs/shared-limits.md). Every agent call is claimed from it first, and every cost recorded
+   * in it; a parallel run's workers share it. This loop's own `limits` still apply.
+   */
+  readonly sharedLimits?: SharedLimits | undefined;
 }
 
 /** {@link RunLoopOptions.parallel}: how many workers, and where their tasks are worked on. */
@@ -117,6 +125,9 @@ export interface LoopResult {
   readonly state: LoopState | null;
   /** The last exit decision, with every check. */
   readonly decision: ExitDecision | null;
-  /** The error that stopped the loop, for `plan_error`, `config_error`, `state_error`, `error`. */
+  /**
+   * The error that stopped the loop, for `plan_error`, `config_error`, `state_error`,
+   * `limits_error`, `error`.
+   */
   readonly error: Error | null;
 }

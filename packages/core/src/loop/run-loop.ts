@@ -56,8 +56,13 @@ import { AgentProcessRecorder, stopPreviousAgent, withoutAgentProcess } from "./
 import { UNKNOWN_RESET_WAIT_MS } from "./reset-wait.js";
 import { defaultRunId } from "./run-id.js";
 import type { LoopResult, RunLoopOptions } from "./run-loop-options.js";
+import type { SharedLimitsUsage } from "./shared-limits.js";
+import type { SharedLimitsError } from "./shared-limits-error.js";
+import { SHARED_LIMITS_RETRY_DELAYS_MS, SharedLimitsGate } from "./shared-limits-gate.js";
+import { toSharedUsageRecord } from "./shared-usage-record.js";
 import { systemClock } from "./system-clock.js";
 import { UnsupportedExecutorError } from "./unsupported-executor-error.js";
+import { UnsupportedSharedLimitsError } from "./unsupported-shared-limits-error.js";
 import type { TaskWorkspace } from "./workspace.js";
 
 export { UNKNOWN_RESET_WAIT_MS } from "./reset-wait.js";
@@ -143,6 +148,10 @@ class LoopRun {
   private readonly keptBranches = new Map<string, string>();
   /** The workers of a parallel run; `null` for a serial run. */
   private readonly parallel: ParallelRun | null;
+  /** The shared limits' side in this run; `null` without `sharedLimits`. */
+  private readonly shared: SharedLimitsGate | null;
+  /** The fleet's counts when the shared limits' budget stopped the loop. */
+  private sharedBudget: SharedLimitsUsage | null = null;
   /** Saves the state's `agent_process` while an agent runs. */
   private readonly agentProcesses = new AgentProcessRecorder({
     read: () => this.state as LoopState,
@@ -165,6 +174,17 @@ class LoopRun {
         ? null
         : bestEffort(options.logger, { onError: (error) => options.onLoggerError?.(error) });
     this.startedAt = this.clock.now();
+    this.shared =
+      options.sharedLimits === undefined
+        ? null
+        : new SharedLimitsGate(options.sharedLimits, {
+            clock: this.clock,
+            caller: () => ({
+              terminalId: this.terminalId,
+              runId: this.state?.run?.run_id ?? null,
+            }),
+            onOutage: (error) => this.reportSharedOutage(error),
+          });
     this.parallel =
       options.parallel === undefined
         ? null
@@ -213,7 +233,42 @@ class LoopRun {
       setUsageLimit: (limit) => {
         this.usageLimit = toUsageLimitRecord(limit);
       },
+      shared: this.shared,
+      setSharedBudget: (usage) => {
+        this.sharedBudget = usage;
+      },
+      recordSharedWait: (usage, waitMs) => this.recordSharedWait(usage, waitMs),
     };
+  }
+
+  /** The shared limits began to fail: said once, while the engine retries. */
+  private reportSharedOutage(error: SharedLimitsError): void {
+    const seconds = SHARED_LIMITS_RETRY_DELAYS_MS.reduce((sum, ms) => sum + ms, 0) / 1000;
+    this.record("error", {
+      error_type: error.name,
+      error_message: `${error.message} — no agent is called until they answer again; retrying for up to ${seconds} s before the loop stops with limits_error`,
+      iteration: this.iterationInProgress ?? this.state?.loop_metadata.iterations ?? 0,
+      current_task_id: this.taskInProgress ?? this.state?.current_task_id ?? null,
+    });
+  }
+
+  /** The fleet's hourly calls are used up: the wait's record and event. */
+  private recordSharedWait(usage: SharedLimitsUsage, waitMs: number): void {
+    const limit = usage.maxCallsPerHour ?? usage.callsThisHour;
+    this.record("rate_limit_wait", {
+      reset_at: formatTimestamp(this.clock.now() + waitMs),
+      calls_made: usage.callsThisHour,
+      max_calls_per_hour: limit,
+      wait_ms: waitMs,
+      scope: "fleet",
+    });
+    this.emitter.emit("wait", {
+      kind: "rate_limit",
+      scope: "fleet",
+      until: this.clock.now() + waitMs,
+      waitMs,
+      message: `${usage.callsThisHour} of ${limit} calls this hour across the fleet (${this.options.sharedLimits?.name ?? "shared limits"})`,
+    });
   }
 
   /**
@@ -454,6 +509,7 @@ class LoopRun {
 
   private async finish(reason: ExitReason): Promise<void> {
     if (this.state === null) return;
+    await this.settleSharedCosts();
     const run = this.state.run;
     const report = this.exitReport(reason);
     if (run) {
@@ -469,6 +525,21 @@ class LoopRun {
       exit_reason: reason,
       final_state: this.state,
       ...report,
+      ...(reason === "budget_exhausted" && this.sharedBudget !== null
+        ? { shared_limits: toSharedUsageRecord(this.sharedBudget) }
+        : {}),
+    });
+  }
+
+  /** Records the cost the shared limits have not got yet; says so when they cannot take it. */
+  private async settleSharedCosts(): Promise<void> {
+    const unrecorded = await this.shared?.settle();
+    if (unrecorded === undefined || unrecorded === null) return;
+    this.record("error", {
+      error_type: unrecorded.error.name,
+      error_message: `$${unrecorded.costUsd.toFixed(4)} of this run's cost could not be recorded in the shared limits: ${unrecorded.error.message}`,
+      iteration: this.state?.loop_metadata.iterations ?? 0,
+      current_task_id: null,
     });
   }
 
@@ -478,6 +549,10 @@ class LoopRun {
     const executor = this.options.executor as { specificationVersion?: unknown };
     if (executor.specificationVersion !== "v1") {
       throw new UnsupportedExecutorError({ specificationVersion: executor.specificationVersion });
+    }
+    const shared = this.options.sharedLimits as { specificationVersion?: unknown } | undefined;
+    if (shared !== undefined && shared.specificationVersion !== "v1") {
+      throw new UnsupportedSharedLimitsError({ specificationVersion: shared.specificationVersion });
     }
     checkPromptTemplate(this.options.prompt);
     let config = firstConfig;
@@ -536,6 +611,17 @@ class LoopRun {
 
       const waited = await this.waitForRateLimit(config);
       if (waited) continue;
+      // The fleet's call, claimed once this loop's own limit allows one (a refusal counts
+      // nothing). Aborted meanwhile: the next turn's decision stops the loop.
+      const claim = await this.shared?.claim(this.options.signal);
+      if (claim !== undefined && claim.kind !== "granted") {
+        if (claim.kind === "budget") {
+          this.sharedBudget = claim.usage;
+          return this.stop("budget_exhausted", view);
+        }
+        if (claim.kind === "wait") await this.waitForSharedLimit(claim.usage, claim.waitMs);
+        continue;
+      }
 
       const task = selection.kind === "task" ? selection.task : null;
       const iteration = this.state.loop_metadata.iterations + 1;
@@ -567,7 +653,13 @@ class LoopRun {
           recordCall(toRateWindow(this.state.rate_window), this.clock.now()),
         ),
       };
-      if (this.options.executor.stopSurvivors === undefined) await this.writeState();
+      if (this.options.executor.stopSurvivors === undefined) {
+        await this.writeState().catch(async (error: unknown) => {
+          // The agent never ran: its claimed call is given back.
+          if (claim?.kind === "granted") await this.shared?.release(claim.usage);
+          throw error;
+        });
+      }
       const executed = await executeWithTimeout(this.options.executor, request, {
         clock: this.clock,
         timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
@@ -696,6 +788,13 @@ class LoopRun {
     return true;
   }
 
+  /** Waits for the fleet's window to reset; the next turn claims again. */
+  private async waitForSharedLimit(usage: SharedLimitsUsage, waitMs: number): Promise<void> {
+    this.recordSharedWait(usage, waitMs);
+    await this.writeState();
+    await this.clock.sleep(waitMs, this.options.signal);
+  }
+
   /** Waits out a usage limit. Never counts as a task failure or an iteration. */
   private async waitForUsageLimit(limit: UsageLimit): Promise<void> {
     const now = this.clock.now();
@@ -720,6 +819,7 @@ class LoopRun {
   private addCost(costUsd: number | undefined): void {
     const cost = costUsd ?? 0;
     this.costThisRun += cost;
+    this.shared?.addCost(cost);
     const state = this.state as LoopState;
     this.state = { ...state, cost_usd: (state.cost_usd ?? 0) + cost };
   }

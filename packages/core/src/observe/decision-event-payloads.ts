@@ -79,6 +79,25 @@ export interface LoopExitPayload {
   readonly agent_report?: AgentReport | undefined;
   /** Optional, for `usage_limit`: the limit that stopped the loop. */
   readonly usage_limit?: UsageLimitRecord | undefined;
+  /**
+   * Optional, for `budget_exhausted` when the shared limits' budget decided it: the fleet's
+   * counts as they refused the call.
+   */
+  readonly shared_limits?: SharedUsageRecord | undefined;
+}
+
+/** The fleet's counts as `SharedLimits` answered them, in `loop_exit`. */
+export interface SharedUsageRecord {
+  /** Start of the window the calls were counted in, ISO 8601. */
+  readonly window_start: string;
+  /** Calls the fleet made in that window. */
+  readonly calls_made: number;
+  /** The fleet's hourly limit; `null`: none. */
+  readonly max_calls_per_hour: number | null;
+  /** What the fleet spent in total, in US dollars. */
+  readonly cost_usd: number;
+  /** The fleet's budget; `null`: none. */
+  readonly max_cost_usd: number | null;
 }
 
 /** `error` (seed): an error during an iteration. */
@@ -105,6 +124,12 @@ export interface RateLimitWaitPayload {
   readonly max_calls_per_hour: number;
   /** How long the loop waits, in milliseconds. */
   readonly wait_ms: number;
+  /**
+   * Whose limit: `loop` (absent) — this loop's `limits.max_calls_per_hour`, counted in its
+   * state; `fleet` — the shared limits' (`RunLoopOptions.sharedLimits`), and `calls_made` and
+   * `max_calls_per_hour` are then the fleet's.
+   */
+  readonly scope?: "loop" | "fleet" | undefined;
 }
 
 /** `usage_limit_wait`: the agent hit its usage limit; the loop waits until it lifts. */
@@ -426,6 +451,20 @@ export const PAYLOAD_SCHEMAS: {
       final_state: LoopStateSchema.nullable().describe("The loop_state document at exit."),
       agent_report: AgentReportSchema.optional(),
       usage_limit: UsageLimitRecordSchema.optional(),
+      shared_limits: sectionField(
+        {
+          window_start: timestampField("Start of the window the calls were counted in."),
+          calls_made: countField("Calls the fleet made in that window."),
+          max_calls_per_hour: positiveField("The fleet's hourly limit.")
+            .nullable()
+            .describe("The fleet's hourly limit; null: none."),
+          cost_usd: amountField("What the fleet spent in total."),
+          max_cost_usd: amountField("The fleet's budget.")
+            .nullable()
+            .describe("The fleet's budget; null: none."),
+        },
+        "The fleet's counts when its budget stopped the loop.",
+      ).optional(),
     },
     "loop_exit payload.",
   ),
@@ -445,6 +484,7 @@ export const PAYLOAD_SCHEMAS: {
       calls_made: countField("Calls made in the window."),
       max_calls_per_hour: positiveField("The hourly limit."),
       wait_ms: countField("Milliseconds to wait."),
+      scope: choiceField(["loop", "fleet"], "Whose limit: this loop's or the fleet's.").optional(),
     },
     "rate_limit_wait payload.",
   ),

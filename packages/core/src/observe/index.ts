@@ -29,6 +29,7 @@ export type {
   PreviousAgentStoppedPayload,
   RateLimitWaitPayload,
   RecoveredIntegrationRecord,
+  SharedUsageRecord,
   StateRecoveredPayload,
   StateResetPayload,
   TaskFailedPayload,

@@ -35,11 +35,12 @@ describe("EXIT_REASONS", () => {
     ]);
   });
 
-  it("isErrorReason is true exactly for plan_error, config_error, state_error and error", () => {
+  it("isErrorReason is true exactly for plan_error, config_error, state_error, limits_error and error", () => {
     expect(EXIT_REASONS.filter((reason) => isErrorReason(reason))).toEqual([
       "plan_error",
       "config_error",
       "state_error",
+      "limits_error",
       "error",
     ]);
   });
@@ -85,7 +86,7 @@ describe("EXIT_REASONS", () => {
         reason,
         isCompletionReason(reason)
           ? "completion"
-          : ["plan_error", "config_error", "state_error", "error"].includes(reason)
+          : ["plan_error", "config_error", "state_error", "limits_error", "error"].includes(reason)
             ? "error"
             : "safety",
       ]),

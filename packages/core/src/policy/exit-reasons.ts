@@ -13,8 +13,8 @@
  *   `EXIT_SIGNAL: false`, no concern, no unmet requirement), though the agent never signalled.
  *
  * Safety exits (whatever the gate says):
- * - `max_iterations`, `budget_exhausted` (`limits.max_cost_usd`), `time_limit`
- *   (`limits.max_duration_minutes`) — a limit was reached.
+ * - `max_iterations`, `budget_exhausted` (`limits.max_cost_usd`, or the shared limits'
+ *   budget), `time_limit` (`limits.max_duration_minutes`) — a limit was reached.
  * - `circuit_open` — the circuit breaker opened: no progress, the same error, or repeated
  *   permission denials for too many iterations in a row.
  * - `test_saturation` — `stop_when.test_only_loops` test-only iterations in a row.
@@ -31,6 +31,8 @@
  *
  * Errors:
  * - `plan_error`, `config_error`, `state_error` — the plan, config or state could not be used.
+ * - `limits_error` — the shared limits (`RunLoopOptions.sharedLimits`) could not be checked:
+ *   they kept failing past the engine's retries, or are not a `SharedLimits` of version `v1`.
  * - `error` — any other unexpected error.
  */
 export const EXIT_REASONS = Object.freeze([
@@ -52,6 +54,7 @@ export const EXIT_REASONS = Object.freeze([
   "plan_error",
   "config_error",
   "state_error",
+  "limits_error",
   "error",
 ] as const);
 
@@ -74,6 +77,7 @@ const errorReasons: ReadonlySet<ExitReason> = new Set([
   "plan_error",
   "config_error",
   "state_error",
+  "limits_error",
   "error",
 ]);
 

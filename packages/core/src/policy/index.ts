@@ -46,6 +46,15 @@ export {
   type ScheduleInput,
   scheduleTasks,
 } from "./schedule-tasks.js";
+export {
+  checkSharedLimitValues,
+  claimSharedCall,
+  recordSharedCost,
+  releaseSharedCall,
+  type SharedCounters,
+  type SharedLimitValues,
+  sharedUsage,
+} from "./shared-window.js";
 export { type ExitDecision, shouldExit } from "./should-exit.js";
 export {
   initialStopCounters,
