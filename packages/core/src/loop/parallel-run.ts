@@ -101,6 +101,9 @@ export class ParallelRun {
    * too, so the working copies that look begins count as being made.
    */
   #look: ReturnType<typeof signal> | null = null;
+  /** Slots freed so far, and how many of them the last look at what may start counted. */
+  #frees = 0;
+  #freesCounted = 0;
   /** Until when a usage limit holds new starts back (epoch ms); `null` when none does. */
   #pausedUntil: number | null = null;
   /** Until when the fleet's hourly calls hold new starts back (epoch ms); `null`: they do not. */
@@ -191,10 +194,13 @@ export class ParallelRun {
           const started = await this.#start(config);
           ran ||= started.count > 0;
           wakeAt = started.wakeAt;
+        } else {
+          // Nothing starts any more: a freed slot is nothing to look at.
+          this.#freesCounted = this.#frees;
         }
       } finally {
-        // Every slot freed so far was seen (the look counts them after its one wait), and
-        // what it started is being made.
+        // The slots freed before the look counted them were seen, and what it started is
+        // being made.
         this.#look?.resolve();
         this.#look = null;
       }
@@ -231,6 +237,7 @@ export class ParallelRun {
     const view = await host.readView(config);
     const state = host.state();
     const now = host.clock.now();
+    this.#freesCounted = this.#frees;
     const holding = [...this.#running.values()].filter((worker) => !worker.freed).length;
     let slots = this.parallel.workers - holding;
     let wakeAt: number | null = null;
@@ -319,7 +326,8 @@ export class ParallelRun {
   /** Waits for a worker to be settled, for `wakeAt`, or for the run to be stopped. */
   async #next(wakeAt: number | null): Promise<void> {
     // A slot freed during the last look: look again at once (a settling waits for it).
-    if (this.#look !== null) return;
+    // (A slot freed while that look was claiming calls came after it counted the slots.)
+    if (this.#look !== null || this.#frees !== this.#freesCounted) return;
     const timer = new AbortController();
     const stop = () => timer.abort();
     this.#abort.signal.addEventListener("abort", stop, { once: true });
@@ -462,6 +470,7 @@ export class ParallelRun {
   #free(worker: Worker): void {
     worker.freed = true;
     this.#look ??= signal();
+    this.#frees += 1;
     const freed = this.#freed;
     this.#freed = signal();
     freed.resolve();
