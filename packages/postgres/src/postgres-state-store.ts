@@ -31,6 +31,7 @@ import {
   resolvePool,
   resolveSchema,
 } from "./postgres-connection.js";
+import { SchemaVersionError } from "./schema-version-error.js";
 import { type TableNames, tableNames } from "./table-names.js";
 
 /** The default lease: 30 seconds from the last renewal. */
@@ -147,6 +148,13 @@ export function createPostgresStateStore(options: PostgresStateStoreOptions): Po
     }
     try {
       await migrate();
+    } catch (error) {
+      // The driver's reason, not the migration's wrapper: "Could not read … : ECONNREFUSED".
+      if (SchemaVersionError.isInstance(error)) throw error;
+      const cause = (error as { cause?: unknown }).cause ?? error;
+      throw failure(action, schema, cause);
+    }
+    try {
       return await work();
     } catch (error) {
       throw failure(action, schema, error);
@@ -263,9 +271,9 @@ function checkVersion(version: StoredVersion): void {
 
 async function listTerminals(pool: pg.Pool, tables: TableNames): Promise<string[]> {
   const result = await pool.query<{ terminal_id: string }>(
-    `SELECT terminal_id FROM ${tables.documents}
-     UNION SELECT terminal_id FROM ${tables.leases}
-     ORDER BY terminal_id COLLATE "C"`,
+    `SELECT terminal_id FROM (
+       SELECT terminal_id FROM ${tables.documents} UNION SELECT terminal_id FROM ${tables.leases}
+     ) AS terminals ORDER BY terminal_id COLLATE "C"`,
   );
   return result.rows.map((row) => row.terminal_id).filter(isSafeTerminalId);
 }
