@@ -60,13 +60,16 @@ describeWithPostgres("PostgresLogger on a real server", (url) => {
   function loggerBehindProxy(options: Partial<Parameters<typeof createPostgresLogger>[0]> = {}) {
     const clock = createManualClock();
     const errors: PostgresLogError[] = [];
-    const logger = newLogger({
-      pool: undefined,
+    const schema = uniqueSchemaName("logger");
+    schemas.push(schema);
+    const logger = createPostgresLogger({
       connectionString: proxy.url(url),
+      schema,
       clock,
-      onError: (error) => errors.push(error),
+      onError: (error: PostgresLogError) => errors.push(error),
       ...options,
-    });
+    } as Parameters<typeof createPostgresLogger>[0]);
+    loggers.push(logger);
     return { logger, clock, errors };
   }
 
