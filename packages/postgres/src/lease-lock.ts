@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { type Clock, type StateLock, StateLockedError } from "@loop/core";
 import type pg from "pg";
@@ -80,6 +79,8 @@ type Outcome =
  * contenders on any number of machines exactly one wins; a live one is a `StateLockedError`
  * naming its holder, at once. The holder then renews it every `renewEveryMs`.
  *
+ * @param token - this holding's random token; the same in a retry, which so recognises a
+ *   lease its broken first attempt did take.
  * @param held - the store's held leases; the new one is added, and removed on release.
  */
 export async function acquireLease(
@@ -89,9 +90,10 @@ export async function acquireLease(
   settings: LeaseSettings,
   held: Map<string, HeldLease>,
   signal: AbortSignal | undefined,
+  token: string,
 ): Promise<PostgresStateLock> {
   const own: OwnRow = {
-    token: randomUUID(),
+    token,
     host: hostname(),
     pid: process.pid,
     runId: settings.runId,
@@ -134,13 +136,15 @@ async function tryAcquire(
   );
   const fresh = inserted.rows[0];
   if (fresh !== undefined) return { kind: "acquired", startedAt: fresh.started_at, previous: null };
-  const existing = await client.query<LeaseHolderRow & { expired: boolean }>(
-    `SELECT ${holderColumns}, expires_at <= clock_timestamp() AS expired
+  const existing = await client.query<LeaseHolderRow & { expired: boolean; ours: boolean }>(
+    `SELECT ${holderColumns}, expires_at <= clock_timestamp() AS expired, token = $2 AS ours
        FROM ${tables.leases} WHERE terminal_id = $1 FOR UPDATE`,
-    [terminalId],
+    [terminalId, own.token],
   );
   const row = existing.rows[0];
   if (row === undefined) return { kind: "vanished" };
+  // A retry of an attempt that committed before its connection broke: the lease is ours.
+  if (row.ours) return { kind: "acquired", startedAt: row.started_at, previous: null };
   if (!row.expired) return { kind: "live", holder: row };
   const taken = await client.query<{ started_at: Date }>(
     `UPDATE ${tables.leases} AS lease

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { StateLockedError, StateStoreError } from "@loop/core";
+import { createTestClock } from "@loop/memory";
 import { afterAll, afterEach, expect, it } from "vitest";
 import { LeaseLostError } from "./lease-lost-error.js";
 import { createPostgresStateStore, type PostgresStateStore } from "./postgres-state-store.js";
@@ -222,16 +223,20 @@ describeWithPostgres("PostgresStateStore: what the tables hold", (url) => {
     await lock.release();
   });
 
-  it("says which schema and what failed when the database cannot be reached", async () => {
+  it("tries a refused connection again within reconnectWithinMs, then says which schema and what failed", async () => {
+    const clock = createTestClock();
     const store = createPostgresStateStore({
       connectionString: "postgres://loop@127.0.0.1:1/postgres",
       schema: "unreachable",
+      reconnectWithinMs: 300,
+      clock,
     });
     const error = await store.get("term", "loop_state").catch((reason: unknown) => reason);
     expect(StateStoreError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(
       /^Could not read the current "loop_state" of terminal "term" in PostgreSQL schema "unreachable": .*ECONNREFUSED/,
     );
+    expect(clock.sleeps).toEqual([50, 100]); // the next pause, 200 ms, would pass 300
     await store.close();
     await expect(store.get("term", "loop_state")).rejects.toThrow(/the store was closed/);
   });
