@@ -93,7 +93,7 @@ async function race(): Promise<void> {
 
 async function hold(): Promise<void> {
   const lock = await store.lock(job.terminalId);
-  await store.set(job.terminalId, "loop_state", `held by ${process.pid}`);
+  await store.set(job.terminalId, "worker_note", `held by ${process.pid}`);
   say({ locked: true, holder: lock.holder });
   // Renews in the background until killed; this timer keeps the process alive.
   setInterval(() => {}, 60_000);
