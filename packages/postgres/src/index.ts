@@ -36,6 +36,7 @@ export {
 export {
   createPostgresStateStore,
   DEFAULT_LEASE_MS,
+  DEFAULT_RECONNECT_WITHIN_MS,
   type PostgresStateStore,
   type PostgresStateStoreOptions,
   type PostgresStateStoreSettings,

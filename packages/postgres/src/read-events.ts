@@ -2,7 +2,7 @@ import { assertSafeTerminalId, type DecisionEvent, parseDecisionEvent } from "@l
 import type pg from "pg";
 import type { TableNames } from "./table-names.js";
 
-/** What {@link readEvents} reads: one terminal's events, optionally of one run, since a time. */
+/** What `PostgresLogger.readEvents` reads: one terminal's events, optionally of one run, since a time. */
 export interface ReadEventsQuery {
   /** The terminal whose events to read. */
   readonly terminalId: string;
@@ -14,7 +14,7 @@ export interface ReadEventsQuery {
   readonly limit?: number | null | undefined;
 }
 
-/** The answer of {@link readEvents}. */
+/** The answer of `PostgresLogger.readEvents`. */
 export interface ReadEventsResult {
   /** The valid events, oldest first, exactly as they were logged. */
   readonly events: readonly DecisionEvent[];
