@@ -7,12 +7,18 @@ import {
   testPool,
   uniqueSchemaName,
 } from "./testing/test-database.js";
-import { startWorker } from "./testing/worker-process.js";
+import { startWorker, type WorkerProcess } from "./testing/worker-process.js";
 
 // Many processes, each with its own pool (a "machine"), on one database: locked increments
 // lose nothing, unlocked writes are each applied whole, and of two racing for a lock one wins.
 
 const processes = 8;
+
+/** Waits until every worker is connected and migrated, then lets them all go at once. */
+async function startTogether(workers: readonly WorkerProcess[]): Promise<void> {
+  await Promise.all(workers.map((worker) => worker.fact("ready")));
+  for (const worker of workers) worker.send("go");
+}
 
 describeWithPostgres("PostgresStateStore across processes", (url) => {
   const pool = testPool(url);
@@ -31,6 +37,7 @@ describeWithPostgres("PostgresStateStore across processes", (url) => {
     const workers = Array.from({ length: processes }, () =>
       startWorker(bundle, { mode: "counter", url, schema, terminalId: "counted", count: 25 }),
     );
+    await startTogether(workers);
     const results = await Promise.all(workers.map((worker) => worker.fact("done")));
     expect(results).toHaveLength(processes);
     const row = await pool.query<{ current_text: Buffer; revision: string }>(
@@ -52,6 +59,7 @@ describeWithPostgres("PostgresStateStore across processes", (url) => {
     const workers = Array.from({ length: processes }, (_, writer) =>
       startWorker(bundle, { mode: "writer", url, schema, terminalId: "shared", count: 40, writer }),
     );
+    await startTogether(workers);
     await Promise.all(workers.map((worker) => worker.fact("done")));
     const row = await pool.query<{
       current_text: Buffer;
@@ -86,8 +94,7 @@ describeWithPostgres("PostgresStateStore across processes", (url) => {
       const racers = [0, 1].map(() =>
         startWorker(bundle, { mode: "race", url, schema, terminalId }),
       );
-      await Promise.all(racers.map((racer) => racer.fact("ready")));
-      for (const racer of racers) racer.send("go");
+      await startTogether(racers);
       const outcomes = await Promise.all(
         racers.map((racer) => Promise.race([racer.fact("acquired"), racer.fact("error")])),
       );

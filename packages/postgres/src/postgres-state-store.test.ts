@@ -139,6 +139,11 @@ describeWithPostgres("PostgresStateStore: what the tables hold", (url) => {
     const clock = createManualClock();
     const store = newStore({ leaseMs: 60_000, clock });
     const lock = await store.lock("term");
+    // Set the lease a minute back, as if the last renewal were that old.
+    await pool.query(
+      `UPDATE "${store.schema}".state_leases
+          SET renewed_at = renewed_at - interval '1 minute', expires_at = expires_at - interval '1 minute'`,
+    );
     const [before] = await leaseRow(store.schema, "term");
     await clock.sleepsAsked(1);
     clock.wake();
@@ -241,10 +246,12 @@ describeWithPostgres("PostgresStateStore: what the tables hold", (url) => {
     await expect(store.get("term", "loop_state")).rejects.toThrow(/the store was closed/);
   });
 
-  it("never ends a pool it was handed", async () => {
+  it("releases its leases on close, and never ends a pool it was handed", async () => {
     const store = newStore();
     await store.set("term", "loop_state", "x");
+    await store.lock("term");
     await store.close();
+    expect(await leaseRow(store.schema, "term")).toEqual([]);
     await store.close();
     expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
   });

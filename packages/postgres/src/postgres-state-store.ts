@@ -88,9 +88,9 @@ export interface PostgresStateStore extends StateStore {
   /** Runs the migrations now (every method does before its first query); see `migratePostgresSchema`. */
   migrate(): Promise<MigrationReport>;
   /**
-   * Stops renewing this store's leases (they stay until released or expired) and ends the pool
-   * if the store opened it (a `connectionString`); a pool it was handed is never ended.
-   * Idempotent. Release the locks first.
+   * Releases the leases this store still holds (it could no longer renew them) and ends the
+   * pool if the store opened it (a `connectionString`); a pool it was handed is never ended.
+   * Later calls are refused with a `StateStoreError`. Idempotent.
    */
   close(): Promise<void>;
 }

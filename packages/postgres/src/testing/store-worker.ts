@@ -42,7 +42,15 @@ async function lockWhenFree(): Promise<{
   }
 }
 
+/** Migrates, says it is ready, and waits for "go": so that all workers start at once. */
+async function ready(): Promise<void> {
+  await store.migrate();
+  say({ ready: true });
+  await nextLine();
+}
+
 async function counter(): Promise<void> {
+  await ready();
   let refusals = 0;
   for (let index = 0; index < (job.count ?? 1); index += 1) {
     const taken = await lockWhenFree();
@@ -60,6 +68,7 @@ async function counter(): Promise<void> {
 }
 
 async function writer(): Promise<void> {
+  await ready();
   for (let index = 0; index < (job.count ?? 1); index += 1) {
     await store.set(
       job.terminalId,
@@ -76,9 +85,7 @@ function nextLine(): Promise<void> {
 }
 
 async function race(): Promise<void> {
-  await store.migrate();
-  say({ ready: true });
-  await nextLine();
+  await ready();
   try {
     const lock = await store.lock(job.terminalId);
     say({ acquired: true, holder: lock.holder });
