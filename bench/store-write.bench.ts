@@ -7,13 +7,19 @@ import { performance } from "node:perf_hooks";
 import type { StateStore } from "@loop/core";
 import { createFileStateStore } from "@loop/fs";
 import { createPostgresStateStore } from "@loop/postgres";
-import type PgModule from "pg";
 import { measure, report } from "./measure.js";
 
+/** The part of `pg` the bench uses to drop its schema. */
+interface PgClient {
+  connect(): Promise<void>;
+  query(sql: string): Promise<unknown>;
+  end(): Promise<void>;
+}
+
 // `pg` is a dependency of @loop/postgres, not of the workspace root: load it from there.
-const pg = createRequire(new URL("../packages/postgres/package.json", import.meta.url))(
-  "pg",
-) as typeof PgModule;
+const pg = createRequire(new URL("../packages/postgres/package.json", import.meta.url))("pg") as {
+  Client: new (options: { connectionString: string }) => PgClient;
+};
 
 // State store writes, file vs PostgreSQL: the latency of one `set` of a loop_state-sized
 // document (8 KB), and the throughput of 8 writers on 8 terminals at once. PostgreSQL runs when
@@ -60,9 +66,8 @@ const url = process.env.LOOP_TEST_POSTGRES_URL;
 if (url === undefined || url === "") {
   rates.push("PostgreSQL: skipped (set LOOP_TEST_POSTGRES_URL: scripts/postgres-server.sh start)");
 } else {
-  const pool = new pg.Pool({ connectionString: url, max: writers });
   const schema = `bench_${randomBytes(4).toString("hex")}`;
-  const store = createPostgresStateStore({ pool, schema });
+  const store = createPostgresStateStore({ connectionString: url, schema });
   await store.migrate();
   rows.push(
     await measure("PostgreSQL: set 8 KB", () => store.set("bench", "loop_state", documentText)),
@@ -70,8 +75,10 @@ if (url === undefined || url === "") {
   rows.push(await measure("PostgreSQL: get 8 KB", () => store.get("bench", "loop_state")));
   rates.push(`PostgreSQL: ${(await throughput(store)).toFixed(0)} writes/s`);
   await store.close();
-  await pool.query(`DROP SCHEMA "${schema}" CASCADE`);
-  await pool.end();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`DROP SCHEMA "${schema}" CASCADE`);
+  await client.end();
 }
 
 report("State store writes (one set of an 8 KB document)", rows);
