@@ -13,6 +13,7 @@ export default defineConfig({
       "@loop/claude": source("./packages/claude/src/index.ts"),
       "@loop/exec": source("./packages/exec/src/index.ts"),
       "@loop/git": source("./packages/git/src/index.ts"),
+      "@loop/postgres": source("./packages/postgres/src/index.ts"),
       "@loop/cli": source("./packages/cli/src/index.ts"),
       "@loop/test-suite": source("./packages/test-suite/src/index.ts"),
     },
