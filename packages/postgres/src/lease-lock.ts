@@ -52,8 +52,11 @@ export interface HeldLease extends PostgresStateLock {
   markLost(action: string): Promise<LeaseLostError>;
 }
 
-/** Attempts at a lease whose row vanished between two statements (a release in between). */
-const maxAttempts = 5;
+/**
+ * Attempts at a lease whose row vanished between two statements: only a row deleted by hand
+ * can (takers and releasers of one terminal hold {@link lockLeaseKey} in turn).
+ */
+const maxAttempts = 20;
 
 /** The values of the lease row this process writes. */
 interface OwnRow {
@@ -124,6 +127,7 @@ async function tryAcquire(
   terminalId: string,
   own: OwnRow,
 ): Promise<Outcome> {
+  await lockLeaseKey(client, tables, terminalId);
   const values = [terminalId, own.token, own.host, own.pid, own.runId, own.leaseMs];
   const inserted = await client.query<{ started_at: Date }>(
     `INSERT INTO ${tables.leases}
@@ -206,10 +210,13 @@ function heldLease(
       releasing ??= (async () => {
         stopRenewing.abort();
         try {
-          await pool.query(`DELETE FROM ${tables.leases} WHERE terminal_id = $1 AND token = $2`, [
-            terminalId,
-            own.token,
-          ]);
+          await inTransaction(pool, async (client) => {
+            await lockLeaseKey(client, tables, terminalId);
+            await client.query(
+              `DELETE FROM ${tables.leases} WHERE terminal_id = $1 AND token = $2`,
+              [terminalId, own.token],
+            );
+          });
         } catch (error) {
           releasing = null;
           throw error;
@@ -258,6 +265,21 @@ async function renewUntilStopped(
       return;
     }
   }
+}
+
+/**
+ * Takes the transaction-scoped advisory lock of one terminal's lease, so that taking and
+ * releasing it are serialised: between a taker's `INSERT … ON CONFLICT DO NOTHING` and its
+ * `SELECT … FOR UPDATE` no release can delete the row it conflicted with.
+ */
+async function lockLeaseKey(
+  client: pg.PoolClient,
+  tables: TableNames,
+  terminalId: string,
+): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [
+    `loop.lease.${tables.schema}.${terminalId}`,
+  ]);
 }
 
 /** Who holds `terminalId`'s lease now, or `null`. */

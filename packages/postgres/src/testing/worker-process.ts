@@ -20,6 +20,8 @@ export function startWorker(bundle: string, job: WorkerJob): WorkerProcess {
   const child = spawn(process.execPath, [bundle, JSON.stringify(job)], {
     stdio: ["pipe", "pipe", "pipe"],
   });
+  // A line sent to a worker that has already ended (a race's loser) is of no matter.
+  child.stdin?.on("error", () => {});
   const facts: Record<string, unknown>[] = [];
   const waiting: { key: string; resolve: (fact: Record<string, unknown>) => void }[] = [];
   let pending = "";
@@ -58,7 +60,7 @@ export function startWorker(bundle: string, job: WorkerJob): WorkerProcess {
       });
     },
     send(line: string) {
-      child.stdin?.write(`${line}\n`);
+      if (child.exitCode === null && child.signalCode === null) child.stdin?.write(`${line}\n`);
     },
     exited,
   };
