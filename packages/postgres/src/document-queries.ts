@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { query } from "./postgres-connection.js";
 import type { TableNames } from "./table-names.js";
 
 /** A document row's two versions, as stored. */
@@ -16,7 +17,8 @@ export async function selectDocument(
   terminalId: string,
   key: string,
 ): Promise<DocumentRow | null> {
-  const result = await pool.query<DocumentRow>(
+  const result = await query<DocumentRow>(
+    pool,
     `SELECT current_text, backup_text FROM ${tables.documents}
       WHERE terminal_id = $1 AND key = $2`,
     [terminalId, key],
@@ -74,7 +76,8 @@ export async function upsertDocument(
   retry: boolean,
 ): Promise<number | null> {
   const update = retry ? retryUpdate : firstUpdate;
-  const result = await pool.query<{ revision: string }>(
+  const result = await query<{ revision: string }>(
+    pool,
     `INSERT INTO ${tables.documents} AS document
        (terminal_id, key, current_text, backup_text, revision, updated_at)
      SELECT $1, $2, $4, NULL, 1, clock_timestamp() WHERE ${fence(tables)}
@@ -100,7 +103,8 @@ export async function deleteDocumentRow(
   key: string,
   leaseToken: string | null,
 ): Promise<boolean> {
-  const result = await pool.query<{ allowed: boolean }>(
+  const result = await query<{ allowed: boolean }>(
+    pool,
     `WITH allowed AS (SELECT ${fence(tables)} AS allowed),
           deleted AS (
             DELETE FROM ${tables.documents}

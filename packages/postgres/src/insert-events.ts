@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { BufferedEvent } from "./event-buffer.js";
+import { query } from "./postgres-connection.js";
 import { storableJson } from "./storable-json.js";
 import type { TableNames } from "./table-names.js";
 
@@ -32,7 +33,8 @@ export async function insertEvents(
     const base = index * columns.length;
     return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6}::jsonb)`;
   });
-  await pool.query(
+  await query(
+    pool,
     `INSERT INTO ${tables.events} (${columns.join(", ")}) VALUES ${rows.join(", ")}`,
     values,
   );

@@ -8,7 +8,7 @@ import {
   type PostgresLockHolder,
 } from "./lease-holder.js";
 import { LeaseLostError } from "./lease-lost-error.js";
-import { inTransaction } from "./postgres-connection.js";
+import { inTransaction, query } from "./postgres-connection.js";
 import type { TableNames } from "./table-names.js";
 
 /** How a store's leases are kept: from the store's options. */
@@ -248,7 +248,8 @@ async function renewUntilStopped(
     if (stop.aborted) return;
     let renewed: number | null;
     try {
-      const result = await pool.query(
+      const result = await query(
+        pool,
         `UPDATE ${tables.leases}
             SET renewed_at = clock_timestamp(),
                 expires_at = clock_timestamp() + $3 * interval '1 millisecond'
@@ -288,7 +289,8 @@ async function currentHolder(
   tables: TableNames,
   terminalId: string,
 ): Promise<PostgresLockHolder | null> {
-  const result = await pool.query<LeaseHolderRow>(
+  const result = await query<LeaseHolderRow>(
+    pool,
     `SELECT ${holderColumns} FROM ${tables.leases} WHERE terminal_id = $1`,
     [terminalId],
   );

@@ -118,12 +118,69 @@ function isPool(value: unknown): value is pg.Pool {
   );
 }
 
+/** Clients that already have the package's `error` listener. */
+const guarded = new WeakSet<pg.PoolClient>();
+
+/**
+ * Checks a client out of the pool with an `error` listener of its own for as long as it lives.
+ * node-postgres emits `error` on a client whose connection dies — also while it is checked out
+ * between two statements, and twice for one death (the socket's error, then its end) — and an
+ * `error` without a listener would crash the process. The statement in flight still fails
+ * (that error is the caller's), and a client so broken is released as broken.
+ */
+async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
+  const client = await pool.connect();
+  if (!guarded.has(client)) {
+    guarded.add(client);
+    client.on("error", () => {
+      // The statement in flight, if any, rejects with this error; the client is discarded.
+    });
+  }
+  return client;
+}
+
+/**
+ * Runs one statement on a client checked out with {@link checkOut} (use it instead of
+ * `pool.query`, whose client is unguarded against a second `error`).
+ */
+export async function query<Row extends pg.QueryResultRow = pg.QueryResultRow>(
+  pool: pg.Pool,
+  text: string,
+  values?: readonly unknown[],
+): Promise<pg.QueryResult<Row>> {
+  const client = await checkOut(pool);
+  try {
+    const result = await client.query<Row>(text, values as unknown[] | undefined);
+    client.release();
+    return result;
+  } catch (error) {
+    // A connection error leaves the client unusable; any other keeps it good.
+    client.release(isStatementError(error) ? undefined : asError(error));
+    throw error;
+  }
+}
+
+/** Whether the server answered with an error (a SQLSTATE), so the connection itself is fine. */
+function isStatementError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === "string" &&
+    /^[0-9A-Z]{5}$/.test(code) &&
+    !code.startsWith("08") &&
+    !code.startsWith("57P")
+  );
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 /** Runs `work` in one transaction on one connection, rolling back when it throws. */
 export async function inTransaction<Result>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<Result>,
 ): Promise<Result> {
-  const client = await pool.connect();
+  const client = await checkOut(pool);
   let broken: Error | undefined;
   try {
     await client.query("BEGIN");

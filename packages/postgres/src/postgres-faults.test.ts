@@ -19,8 +19,9 @@ import {
 import { startWorker } from "./testing/worker-process.js";
 
 // Faults on the shared test server: a connection terminated in the middle of a write, a
-// holder cut off from the database, a holder killed with SIGKILL. Leases are short (1 to 1.5
-// seconds) and every wait for one to expire is bounded (10 seconds).
+// holder cut off from the database, a holder killed with SIGKILL. Leases are short (2 to 3
+// seconds: long enough to be refused first on a loaded machine) and every wait for one to
+// expire is bounded (10 seconds).
 
 /** Polls an assertion until it holds, for at most 10 seconds. */
 const eventually = (assertion: () => unknown) =>
@@ -106,6 +107,38 @@ describeWithPostgres("PostgresStateStore under faults", (url) => {
     await storePool.end();
   });
 
+  it("a connection terminated inside the lock's transaction: no crash, the lock is taken on a new connection", async () => {
+    const applicationName = `loop-kill-lock-${randomBytes(4).toString("hex")}`;
+    const storePool = testPool(url, applicationName);
+    const store = createPostgresStateStore({ pool: storePool, schema });
+    await store.migrate();
+    // Hold the lease key's advisory lock, so that the store's lock waits inside its transaction.
+    const blocker = await pool.connect();
+    const leaseKey = `loop.lease.${schema}.locked-while-killed`;
+    await blocker.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [leaseKey]);
+    const locking = store.lock("locked-while-killed");
+    let victim = 0;
+    await eventually(async () => {
+      [victim = 0] = await waitingBackends(applicationName);
+      expect(victim).toBeGreaterThan(0);
+    });
+    // node-postgres emits `error` on the checked-out client as its connection ends: without a
+    // listener of the store's own, that would be an uncaught exception here.
+    await pool.query("SELECT pg_terminate_backend($1)", [victim]);
+    await eventually(async () => {
+      const [retry = 0] = await waitingBackends(applicationName);
+      expect(retry).not.toBe(victim);
+      expect(retry).toBeGreaterThan(0);
+    });
+    await blocker.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [leaseKey]);
+    blocker.release();
+    const lock = await locking;
+    expect(lock.takenOverFrom).toBeNull();
+    await lock.release();
+    await store.close();
+    await storePool.end();
+  });
+
   it("a retried write whose first attempt did commit is not applied twice: the backup survives", async () => {
     const store = createPostgresStateStore({ pool, schema });
     await store.set("twice", "loop_state", "version 1");
@@ -123,14 +156,14 @@ describeWithPostgres("PostgresStateStore under faults", (url) => {
     await store.close();
   });
 
-  it("a holder cut off from the database loses its lease when it expires; back online, its writes are refused", async () => {
+  it("a holder cut off from the database loses its 2 s lease when it expires; back online, its writes are refused", async () => {
     const proxy = await startTcpProxy(Number(new URL(url).port));
     const lost: LeaseLostError[] = [];
     const cutOff = createPostgresStateStore({
       connectionString: proxy.url(url),
       schema,
-      leaseMs: 1000,
-      renewEveryMs: 200,
+      leaseMs: 2000,
+      renewEveryMs: 400,
       reconnectWithinMs: 0,
       onLockLost: (error) => lost.push(error),
     });
@@ -168,7 +201,7 @@ describeWithPostgres("PostgresStateStore under faults", (url) => {
       url,
       schema,
       terminalId: "killed-holder",
-      leaseMs: 1500,
+      leaseMs: 3000,
     });
     const { holder } = (await worker.fact("locked")) as { holder: Record<string, unknown> };
     worker.child.kill("SIGKILL");

@@ -144,7 +144,12 @@ const canRunServer = process.env.LOOP_TEST_POSTGRES_URL !== undefined || process
           return systemClock.sleep(ms, signal);
         },
       };
-      const store = createPostgresStateStore({ connectionString: url, clock, leaseMs: 60_000 });
+      const store = createPostgresStateStore({
+        connectionString: url,
+        clock,
+        leaseMs: 60_000,
+        reconnectWithinMs: 60_000, // a loaded machine may take a while to start the server
+      });
       const database = createPostgresLogger({ connectionString: url, runId: "restarted" });
       const memory = new MemoryLogger();
       // The system clock: the restart is real I/O, which a virtual clock would time out.

@@ -30,6 +30,7 @@ import { type MigrationReport, migrateWithPool } from "./migrate-postgres-schema
 import {
   type PostgresConnectionOptions,
   type PostgresSchemaOptions,
+  query,
   resolvePool,
   resolveSchema,
 } from "./postgres-connection.js";
@@ -306,7 +307,8 @@ function checkVersion(version: StoredVersion): void {
 }
 
 async function listTerminals(pool: pg.Pool, tables: TableNames): Promise<string[]> {
-  const result = await pool.query<{ terminal_id: string }>(
+  const result = await query<{ terminal_id: string }>(
+    pool,
     `SELECT terminal_id FROM (
        SELECT terminal_id FROM ${tables.documents} UNION SELECT terminal_id FROM ${tables.leases}
      ) AS terminals ORDER BY terminal_id COLLATE "C"`,
@@ -319,7 +321,8 @@ async function readLease(
   tables: TableNames,
   terminalId: string,
 ): Promise<LeaseReport | null> {
-  const result = await pool.query<LeaseHolderRow & { expires_at: Date; expired: boolean }>(
+  const result = await query<LeaseHolderRow & { expires_at: Date; expired: boolean }>(
+    pool,
     `SELECT ${holderColumns}, expires_at, expires_at <= clock_timestamp() AS expired
        FROM ${tables.leases} WHERE terminal_id = $1`,
     [terminalId],

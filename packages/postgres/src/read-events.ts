@@ -1,5 +1,6 @@
 import { assertSafeTerminalId, type DecisionEvent, parseDecisionEvent } from "@loop/core";
 import type pg from "pg";
+import { query as runQuery } from "./postgres-connection.js";
 import type { TableNames } from "./table-names.js";
 
 /** What `PostgresLogger.readEvents` reads: one terminal's events, optionally of one run, since a time. */
@@ -48,7 +49,8 @@ export async function readEvents(
   const since = sinceOf(query.since);
   const limit = limitOf(query.limit);
   const runId = query.runId ?? null;
-  const result = await pool.query<EventRow>(
+  const result = await runQuery<EventRow>(
+    pool,
     `SELECT terminal_id, event, timestamp, payload FROM ${tables.events}
       WHERE terminal_id = $1
         AND ($2::text IS NULL OR run_id = $2)
