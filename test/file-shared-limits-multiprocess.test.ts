@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { waitForLine } from "./support/wait-for-line.js";
 
 // Loops of several projects on one machine share one counter file: claims made at once from
 // several processes are counted atomically, so together they get exactly the hourly limit.
@@ -24,24 +25,6 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-function lineStartingWith(child: ChildProcess, prefix: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffered = "";
-    const onData = (chunk: Buffer) => {
-      buffered += chunk.toString("utf8");
-      const line = buffered.split("\n").find((candidate) => candidate.startsWith(prefix));
-      if (line !== undefined) {
-        child.stdout?.off("data", onData);
-        resolve(line);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.once("exit", (code) =>
-      reject(new Error(`claimer exited with ${code} before "${prefix}"`)),
-    );
-  });
-}
-
 /** Runs `claimers` processes that each claim `count` calls at once; returns what each got. */
 async function claimAtOnce(path: string, claimers: number, count: number, limit: number) {
   const children = Array.from({ length: claimers }, (_, claimer) => {
@@ -61,8 +44,8 @@ async function claimAtOnce(path: string, claimers: number, count: number, limit:
     });
     return { child, exited };
   });
-  await Promise.all(children.map(({ child }) => lineStartingWith(child, "ready")));
-  const done = children.map(({ child }) => lineStartingWith(child, "done"));
+  await Promise.all(children.map(({ child }) => waitForLine(child, "ready", "claimer")));
+  const done = children.map(({ child }) => waitForLine(child, "done", "claimer"));
   for (const { child } of children) child.stdin?.end("go\n");
   const lines = await Promise.all(done);
   await Promise.all(children.map(({ exited }) => exited));

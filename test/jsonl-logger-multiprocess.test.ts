@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitForLine } from "./support/wait-for-line.js";
 
 // Several processes (loops in several terminals) append to one decision.log. Each line is one
 // O_APPEND write; this proves on the machine's file system that lines never interleave and
@@ -22,25 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
-
-/** Resolves with the first line the child prints that starts with `prefix`. */
-function waitForLine(child: ChildProcess, prefix: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffered = "";
-    const onData = (chunk: Buffer) => {
-      buffered += chunk.toString("utf8");
-      const line = buffered.split("\n").find((candidate) => candidate.startsWith(prefix));
-      if (line !== undefined) {
-        child.stdout?.off("data", onData);
-        resolve(line);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.once("exit", (code) =>
-      reject(new Error(`writer exited with ${code} before "${prefix}"`)),
-    );
-  });
-}
 
 /** Runs `writers` processes that each log `count` events into `path`, all started at once. */
 async function runWriters(
@@ -75,9 +57,9 @@ async function runWriters(
     });
     return { child, exited };
   });
-  await Promise.all(children.map(({ child }) => waitForLine(child, "ready")));
+  await Promise.all(children.map(({ child }) => waitForLine(child, "ready", "writer")));
   const started = performance.now();
-  const done = children.map(({ child }) => waitForLine(child, "done"));
+  const done = children.map(({ child }) => waitForLine(child, "done", "writer"));
   for (const { child } of children) child.stdin?.end("go\n");
   const lines = await Promise.all(done);
   await Promise.all(children.map(({ exited }) => exited));
