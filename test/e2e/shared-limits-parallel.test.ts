@@ -1,5 +1,6 @@
 import {
   createLoop,
+  type DecisionEvent,
   type DecisionEventOf,
   type ExecutionRequest,
   type Executor,
@@ -59,10 +60,15 @@ function worker(workspaces: MemoryWorkspaces, clock: TestClock, costUsd = 0) {
   return { executor, starts, calls };
 }
 
-function parallelLoop(limits: SharedLimits, clock: TestClock, tasks: number, costUsd = 0) {
+function parallelLoop(
+  limits: SharedLimits,
+  clock: TestClock,
+  tasks: number,
+  costUsd = 0,
+  logger = new MemoryLogger(),
+) {
   const workspaces = new MemoryWorkspaces({ "README.md": "# app\n" });
   const agent = worker(workspaces, clock, costUsd);
-  const logger = new MemoryLogger();
   const loop = createLoop({
     plan: memoryPlan(parallelPlan(tasks), { path: "plan.md" }),
     executor: agent.executor,
@@ -149,5 +155,49 @@ describe("shared limits in a parallel run", () => {
     const exit = eventsOf(parallel.logger, "loop_exit")[0]?.payload;
     expect(exit?.shared_limits).toMatchObject({ max_cost_usd: 1, max_calls_per_hour: null });
     expect(exit?.shared_limits?.cost_usd).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a finished task is settled at once while the next start's claim retries through failing shared limits", async () => {
+    const clock = createTestClock({ start: START });
+    const memory = createMemorySharedLimits({ clock });
+    const agentsEnd = START.getTime() + 10 * 60_000;
+    // Grants the first four workers' calls, then fails on every claim from when their agents end.
+    const failing: SharedLimits = {
+      name: "failing",
+      specificationVersion: "v1",
+      claimCall: (caller, options) => {
+        if (clock.now() >= agentsEnd) return Promise.reject(new Error("connection refused"));
+        return memory.claimCall(caller, options);
+      },
+      recordCost: (record, options) => memory.recordCost(record, options),
+    };
+    // When each task's iteration was settled (its first iteration_end), on the loop's clock.
+    const settledAt = new Map<string, number>();
+    class TimedLogger extends MemoryLogger {
+      override log(event: DecisionEvent): void {
+        if (event.event === "iteration_end") {
+          for (const id of event.payload.tasks_completed) {
+            if (!settledAt.has(id)) settledAt.set(id, clock.now());
+          }
+        }
+        super.log(event);
+      }
+    }
+    const parallel = parallelLoop(failing, clock, 6, 0, new TimedLogger());
+    const result = await parallel.loop.run();
+
+    expect(result.exitReason).toBe("limits_error");
+    expect(parallel.starts.map((start) => start.task)).toEqual([
+      "TASK-1",
+      "TASK-2",
+      "TASK-3",
+      "TASK-4",
+    ]);
+    // The finished tasks were settled as their agents ended (10 minutes in), not once the next
+    // start's claim gave up retrying (3 minutes 48 seconds later).
+    expect([...settledAt.entries()]).toEqual(
+      ["TASK-1", "TASK-2", "TASK-3", "TASK-4"].map((id) => [id, agentsEnd]),
+    );
+    expect(clock.now()).toBeGreaterThanOrEqual(agentsEnd + 228_000);
   });
 });

@@ -101,6 +101,11 @@ export class ParallelRun {
    * too, so the working copies that look begins count as being made.
    */
   #look: ReturnType<typeof signal> | null = null;
+  /**
+   * Whether the look's claim of a fleet call is retrying through failing shared limits (for up
+   * to minutes): settlings do not wait for that look meanwhile.
+   */
+  #claimRetrying = false;
   /** Slots freed so far, and how many of them the last look at what may start counted. */
   #frees = 0;
   #freesCounted = 0;
@@ -300,10 +305,17 @@ export class ParallelRun {
     if (shared === null) return { granted: true, usage: null };
     let answer: Awaited<ReturnType<typeof shared.claim>>;
     try {
-      answer = await shared.claim(this.#abort.signal);
+      answer = await shared.claim(this.#abort.signal, () => {
+        // The settlings waiting for this look go on; what it has started is being made.
+        this.#claimRetrying = true;
+        this.#look?.resolve();
+        this.#look = null;
+      });
     } catch (error) {
       this.#failure ??= { error };
       return { granted: false, wakeAt: null };
+    } finally {
+      this.#claimRetrying = false;
     }
     if (answer.kind === "granted") {
       this.#sharedWaitUntil = null;
@@ -513,7 +525,7 @@ export class ParallelRun {
    */
   async #opened(): Promise<void> {
     for (;;) {
-      if (this.#look !== null) await this.#look.promise;
+      if (this.#look !== null && !this.#claimRetrying) await this.#look.promise;
       else if (this.#opening.size > 0) await Promise.allSettled([...this.#opening]);
       else return;
     }

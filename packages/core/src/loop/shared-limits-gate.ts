@@ -69,10 +69,11 @@ export class SharedLimitsGate {
   /**
    * Claims one call, after recording any cost still pending. Failures are retried with backoff
    * on the clock (the outage reported once); `aborted` when `signal` fires meanwhile.
+   * `onRetry` is told before each wait for a retry (the claim will take a while).
    *
    * @throws {SharedLimitsError} once the last retry failed.
    */
-  async claim(signal?: AbortSignal): Promise<SharedCallAnswer> {
+  async claim(signal?: AbortSignal, onRetry?: () => void): Promise<SharedCallAnswer> {
     await this.#recording;
     const name = this.limits.name;
     for (let attempt = 0; ; attempt += 1) {
@@ -105,6 +106,7 @@ export class SharedLimitsGate {
           this.#failing = true;
           this.context.onOutage(failure);
         }
+        onRetry?.();
         await this.context.clock.sleep(delay, signal);
       }
     }
