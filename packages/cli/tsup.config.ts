@@ -4,7 +4,7 @@ import { defineConfig, type Options } from "tsup";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 const source = (name: string) => fileURLToPath(new URL(`../${name}/src/index.ts`, import.meta.url));
-const SDK = ["core", "fs", "exec", "claude", "git"] as const;
+const SDK = ["core", "fs", "exec", "claude", "git", "postgres"] as const;
 const COMMANDS = readdirSync(new URL("./src/commands/", import.meta.url))
   .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
   .map((name) => name.slice(0, -".ts".length));
@@ -48,6 +48,8 @@ export default defineConfig({
     "run-cli": "src/run-cli.ts",
     "cli-io": "src/cli-io.ts",
     "close-match": "src/close-match.ts",
+    // Loaded by a command only when its store is a postgres:// URL (node-postgres inside).
+    "store/postgres-backend": "src/store/postgres-backend.ts",
     ...Object.fromEntries(COMMANDS.map((name) => [`commands/${name}`, `src/commands/${name}.ts`])),
   },
   format: ["esm"],
@@ -65,7 +67,11 @@ export default defineConfig({
   noExternal: [/.*/],
   esbuildPlugins: [lazyImports],
   esbuildOptions(options) {
-    options.alias = Object.fromEntries(SDK.map((name) => [`@loop/${name}`, source(name)]));
+    options.alias = {
+      ...Object.fromEntries(SDK.map((name) => [`@loop/${name}`, source(name)])),
+      // node-postgres's optional native binding: absent, as when it is not installed.
+      "pg-native": fileURLToPath(new URL("./src/store/no-pg-native.ts", import.meta.url)),
+    };
     options.sourcesContent = false;
   },
   // Bundled CommonJS dependencies may `require` Node's built-in modules.

@@ -12,7 +12,6 @@ import {
 } from "@loop/core";
 import { createStatusFile, type LockHolderReport, type Status } from "@loop/fs";
 import { errorMessage } from "./error-message.js";
-import { readLastEvents } from "./log-tail.js";
 import { type Project, STATUS_FILE_PATH } from "./project.js";
 
 /**
@@ -136,10 +135,10 @@ export async function readLoopSnapshot(
   });
   let events: DecisionEvent[] = [];
   try {
-    events = await readLastEvents(
-      project.resolve(config.logging.decision_log),
+    events = await project.backend.lastEvents(
       terminalId,
       options.eventCount,
+      project.resolve(config.logging.decision_log),
     );
   } catch (error) {
     problems.push(errorMessage(error));
@@ -151,7 +150,7 @@ export async function readLoopSnapshot(
   } catch (error) {
     problems.push(errorMessage(error));
   }
-  const lock = await project.store.lockHolder(terminalId).catch((error: unknown) => {
+  const lock = await project.backend.lockHolder(terminalId).catch((error: unknown) => {
     problems.push(errorMessage(error));
     return null;
   });

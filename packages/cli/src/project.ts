@@ -1,12 +1,11 @@
 import { isAbsolute, resolve } from "node:path";
 import { getTerminalId, type LoopConfig, LoopError } from "@loop/core";
-import {
-  ConfigNotFoundError,
-  createFileStateStore,
-  type FileStateStore,
-  loadConfigFile,
-} from "@loop/fs";
+import { ConfigNotFoundError, loadConfigFile } from "@loop/fs";
 import type { CliIo } from "./cli-io.js";
+import { adoptProjectState } from "./state/adopt-project-state.js";
+import { fileBackend } from "./store/file-backend.js";
+import { openBackend, type StoreChoice } from "./store/open-backend.js";
+import type { ProjectBackend, ProjectStateStore } from "./store/project-backend.js";
 
 /** Where the config lives unless `--config` says otherwise. */
 export const DEFAULT_CONFIG_PATH = ".claude/loop/config.yaml";
@@ -22,6 +21,7 @@ export const STATE_DIR_PATH = ".claude/loop/state";
 /** The options every command that touches a project shares. */
 export const PROJECT_OPTIONS = {
   config: { type: "string" },
+  store: { type: "string" },
   "state-dir": { type: "string" },
   "terminal-id": { type: "string" },
 } as const;
@@ -29,6 +29,11 @@ export const PROJECT_OPTIONS = {
 /** The options of {@link PROJECT_OPTIONS} and their descriptions, a line each. */
 const PROJECT_OPTION_ROWS: readonly (readonly [string, ...string[]])[] = [
   ["--config <file>", `Config file (default ${DEFAULT_CONFIG_PATH}; missing is fine)`],
+  [
+    "--store <where>",
+    "files, or a postgres:// URL a fleet shares (default $LOOP_STORE,",
+    "else the config's state.store, else files; docs/running-a-fleet.md)",
+  ],
   ["--state-dir <dir>", `State root (default $LOOP_STATE_DIR, else ${STATE_DIR_PATH})`],
   [
     "--terminal-id <id>",
@@ -59,8 +64,15 @@ export interface Project {
   readonly configPath: string;
   /** Whether `--config` named it (then it must exist). */
   readonly configGiven: boolean;
-  /** The state store. */
-  readonly store: FileStateStore;
+  /** The state store: `backend.store`. */
+  readonly store: ProjectStateStore;
+  /** Where the state and the decisions are: the project's files, or a database. */
+  readonly backend: ProjectBackend;
+  /**
+   * The file store's root folder: `--state-dir`, `LOOP_STATE_DIR` or {@link STATE_DIR_PATH};
+   * `null` when the state is in a database (`--store postgres://…`).
+   */
+  readonly stateRoot: string | null;
   /**
    * Whether `--state-dir` or `LOOP_STATE_DIR` chose the state root (a root other projects may
    * share); otherwise it is the project's own {@link STATE_DIR_PATH}.
@@ -74,7 +86,10 @@ export interface Project {
   resolve(path: string): string;
 }
 
-/** The project of the current folder, from the shared options and the environment. */
+/**
+ * The project of the current folder, from the shared options and the environment, with its
+ * state in files (see {@link openLoopProject} for the store its options and config choose).
+ */
 export function openProject(
   io: CliIo,
   values: Readonly<Record<string, string | boolean | undefined>>,
@@ -90,11 +105,14 @@ export function openProject(
     : stateDir.startsWith("~")
       ? stateDir
       : at(stateDir);
+  const backend = fileBackend(root);
   return {
     cwd: io.cwd,
     configPath: at(config ?? DEFAULT_CONFIG_PATH),
     configGiven: config !== undefined,
-    store: createFileStateStore({ root }),
+    store: backend.store,
+    backend,
+    stateRoot: backend.root,
     stateGiven,
     terminalId: terminal ?? getTerminalId(io.env),
     terminalGiven: terminal !== undefined || (io.env.LOOP_TERMINAL_ID ?? "") !== "",
@@ -115,4 +133,62 @@ export async function loadProjectConfig(project: Project): Promise<LoopConfig> {
     }
     throw error;
   }
+}
+
+/**
+ * Where `--store`, else `$LOOP_STORE`, else the config's `state.store` says the state is.
+ *
+ * @param io - the CLI's environment.
+ * @param values - the command's options.
+ * @param config - the project's config.
+ */
+export function storeChoice(
+  io: CliIo,
+  values: Readonly<Record<string, string | boolean | undefined>>,
+  config: LoopConfig,
+): StoreChoice {
+  if (typeof values.store === "string") return { value: values.store, source: "--store" };
+  const fromEnv = io.env.LOOP_STORE;
+  if (fromEnv !== undefined && fromEnv !== "") return { value: fromEnv, source: "$LOOP_STORE" };
+  return { value: config.state.store, source: "state.store" };
+}
+
+/**
+ * Opens the project of the current folder for a command that reads or writes its loops: its
+ * config, and its state where {@link storeChoice} says — the project's files (this project's
+ * state first moved out of the seed's `~/.claude/state/`, see `adoptProjectState`), or a
+ * database. Close `project.backend` when done.
+ *
+ * @param command - the command's name, for the lines on stderr (`run`).
+ * @param io - the CLI's environment.
+ * @param values - the command's options.
+ */
+export async function openLoopProject(
+  command: string,
+  io: CliIo,
+  values: Readonly<Record<string, string | boolean | undefined>>,
+): Promise<{ readonly project: Project; readonly config: LoopConfig }> {
+  const files = openProject(io, values);
+  const config = await loadProjectConfig(files);
+  const choice = storeChoice(io, values, config);
+  if (choice.value.trim() === "files") {
+    await adoptProjectState(command, files, io);
+    return { project: files, config };
+  }
+  if (typeof values["state-dir"] === "string") {
+    throw new LoopError({
+      message: `--state-dir names a folder for the state, and ${choice.source} a database: give one of them.`,
+    });
+  }
+  const backend = await openBackend(choice, files.stateRoot ?? "");
+  if (choice.source === "state.store" && command === "run") {
+    // A cloned repository's config chose where the loop's state and decisions go: say where.
+    io.stderr.write(
+      `loop ${command}: state and decisions go to ${backend.where} (state.store of ${files.configPath})\n`,
+    );
+  }
+  return {
+    project: { ...files, store: backend.store, backend, stateRoot: backend.root, stateGiven: true },
+    config,
+  };
 }

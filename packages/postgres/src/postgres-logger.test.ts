@@ -133,6 +133,8 @@ describeWithPostgres("PostgresLogger on a real server", (url) => {
     expect(since.events).toEqual([3, 4, 5].map((index) => errorEvent(index)));
     const limited = await first.readEvents({ terminalId: "term", limit: 2 });
     expect(limited.events).toEqual([errorEvent(1), errorEvent(2)]);
+    const latest = await first.readEvents({ terminalId: "term", limit: 2, latest: true });
+    expect(latest.events).toEqual([errorEvent(4), errorEvent(5)]);
     await expect(first.readEvents({ terminalId: "term", limit: 0 })).rejects.toThrow(
       /`limit` must be a whole number from 1 to 100000/,
     );

@@ -11,8 +11,13 @@ export interface ReadEventsQuery {
   readonly runId?: string | null | undefined;
   /** Only events at or after this time (a `Date`, or ISO 8601 text). */
   readonly since?: Date | string | null | undefined;
-  /** At most this many events, the oldest first (default 1 000, at most 100 000). */
+  /** At most this many events (default 1 000, at most 100 000): the earliest ones, unless `latest`. */
   readonly limit?: number | null | undefined;
+  /**
+   * Read the latest `limit` events instead of the earliest (a status display's "last
+   * decisions"); they are still returned oldest first. Default `false`.
+   */
+  readonly latest?: boolean | null | undefined;
 }
 
 /** The answer of `PostgresLogger.readEvents`. */
@@ -49,19 +54,22 @@ export async function readEvents(
   const since = sinceOf(query.since);
   const limit = limitOf(query.limit);
   const runId = query.runId ?? null;
+  const latest = latestOf(query.latest);
+  const order = latest ? "occurred_at DESC, id DESC" : "occurred_at, id";
   const result = await runQuery<EventRow>(
     pool,
     `SELECT terminal_id, event, timestamp, payload FROM ${tables.events}
       WHERE terminal_id = $1
         AND ($2::text IS NULL OR run_id = $2)
         AND ($3::timestamptz IS NULL OR occurred_at >= $3)
-      ORDER BY occurred_at, id
+      ORDER BY ${order}
       LIMIT $4`,
     [query.terminalId, runId, since, limit],
   );
+  const rows = latest ? result.rows.reverse() : result.rows;
   const events: DecisionEvent[] = [];
   let skipped = 0;
-  for (const row of result.rows) {
+  for (const row of rows) {
     const line = JSON.stringify({
       terminal_id: row.terminal_id,
       event: row.event,
@@ -84,6 +92,16 @@ function sinceOf(value: Date | string | null | undefined): Date | null {
     );
   }
   return new Date(time);
+}
+
+function latestOf(value: boolean | null | undefined): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== "boolean") {
+    throw new TypeError(
+      `readEvents: \`latest\` must be true or false, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
 }
 
 function limitOf(value: number | null | undefined): number {

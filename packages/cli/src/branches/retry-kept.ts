@@ -7,9 +7,9 @@ import {
   updateMetrics,
   type Workspaces,
 } from "@loop/core";
-import { createJsonlLogger } from "@loop/fs";
 import { errorMessage } from "../error-message.js";
 import type { Project } from "../project.js";
+import { logOneEvent } from "../store/log-one-event.js";
 import { forgetTask } from "./forget-task.js";
 
 /** What {@link retryKept} did. */
@@ -75,7 +75,6 @@ export async function retryKept(input: {
     wasGivenUp: forgotten?.wasGivenUp ?? false,
     attempts: forgotten?.attempts ?? 0,
   };
-  const logger = createJsonlLogger({ path: project.resolve(input.config.logging.decision_log) });
   const event = createDecisionEvent(
     project.terminalId,
     "task_retried",
@@ -88,9 +87,6 @@ export async function retryKept(input: {
     },
     now,
   );
-  await logger
-    .log(event)
-    .catch((error: unknown) => warn(`the decision log is not written: ${errorMessage(error)}`));
-  await logger.close();
+  await logOneEvent(project, project.resolve(input.config.logging.decision_log), event, warn);
   return retried;
 }

@@ -16,14 +16,7 @@ import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
 import { CLI_EXIT_CODES } from "../exit-codes.js";
 import { plural } from "../format/plural.js";
-import {
-  loadProjectConfig,
-  openProject,
-  PROJECT_OPTIONS,
-  type Project,
-  projectOptionsHelp,
-} from "../project.js";
-import { adoptProjectState } from "../state/adopt-project-state.js";
+import { openLoopProject, PROJECT_OPTIONS, type Project, projectOptionsHelp } from "../project.js";
 import { createStyle } from "../style.js";
 import { UsageError } from "../usage-error.js";
 
@@ -247,9 +240,7 @@ async function branches(args: readonly string[], io: CliIo): Promise<number> {
       `loop branches: unknown subcommand ${JSON.stringify(name)}.${hint} Use list, discard or retry; see \`loop branches --help\`.`,
     );
   }
-  const project = openProject(io, values);
-  await adoptProjectState("branches", project, io);
-  const config = await loadProjectConfig(project);
+  const { project, config } = await openLoopProject("branches", io, values);
   const planPath = project.resolve(textOption(values.plan) ?? config.plans.default_plan);
   const workspaces = await projectWorkspaces(project, planPath);
   return subcommand({

@@ -12,14 +12,7 @@ import { FOLLOW_POLL_MS, followLogs } from "../logs/follow-logs.js";
 import { logListLines } from "../logs/log-list.js";
 import { createLogSource } from "../logs/log-source.js";
 import { type LogPlace, logsOfTask, noLogsError, selectLog } from "../logs/select-log.js";
-import {
-  loadProjectConfig,
-  openProject,
-  PROJECT_OPTIONS,
-  type Project,
-  projectOptionsHelp,
-} from "../project.js";
-import { adoptProjectState } from "../state/adopt-project-state.js";
+import { openLoopProject, PROJECT_OPTIONS, type Project, projectOptionsHelp } from "../project.js";
 import { createStyle } from "../style.js";
 import { UsageError } from "../usage-error.js";
 
@@ -144,9 +137,7 @@ async function logs(args: readonly string[], io: CliIo): Promise<number> {
       "loop logs: --follow shows new logs as they come; it does not go with --iteration or --list.",
     );
   }
-  const project = openProject(io, values);
-  await adoptProjectState("logs", project, io);
-  const config = await loadProjectConfig(project);
+  const { project, config } = await openLoopProject("logs", io, values);
   const folder = project.resolve(config.logging.iteration_logs);
   if (values.follow === true) return follow(io, project, folder, task);
 

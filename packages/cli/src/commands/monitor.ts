@@ -1,3 +1,4 @@
+import type { LoopConfig } from "@loop/core";
 import { countOption, parseCommandArgs } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { withCommandErrors } from "../command-errors.js";
@@ -6,8 +7,7 @@ import { CLI_EXIT_CODES } from "../exit-codes.js";
 import { readLoopSnapshot } from "../loop-snapshot.js";
 import { runLiveMonitor } from "../monitor/live-monitor.js";
 import { renderMonitorFrame } from "../monitor/render-frame.js";
-import { loadProjectConfig, openProject, PROJECT_OPTIONS, projectOptionsHelp } from "../project.js";
-import { adoptProjectState } from "../state/adopt-project-state.js";
+import { openLoopProject, PROJECT_OPTIONS, type Project, projectOptionsHelp } from "../project.js";
 import { createStyle } from "../style.js";
 import { UsageError } from "../usage-error.js";
 
@@ -52,7 +52,8 @@ Keys:
 
 Refresh: the folders of the watched files are watched (fs.watch) and a burst of changes
 is read once, 100 ms after it ends; a re-read every 5 s covers a missed change, and a
-countdown redraws each second. NO_COLOR turns colours off.
+countdown redraws each second. With the state in a database (--store postgres://…) the
+database is read every 2 s. NO_COLOR turns colours off.
 
 Examples:
   loop monitor                          # in a second terminal, while \`loop run\` works
@@ -70,10 +71,23 @@ async function monitor(args: readonly string[], io: CliIo): Promise<number> {
       "loop monitor: standard output is not a terminal; the live dashboard needs one. Use `loop monitor --once` for one plain-text frame.",
     );
   }
-  const project = openProject(io, values);
-  await adoptProjectState("monitor", project, io);
-  const config = await loadProjectConfig(project);
-  if (!once) return runLiveMonitor({ io, project, config, eventCount });
+  const { project, config } = await openLoopProject("monitor", io, values);
+  try {
+    return await (once
+      ? printOneFrame(project, config, eventCount, io)
+      : runLiveMonitor({ io, project, config, eventCount }));
+  } finally {
+    await project.backend.close();
+  }
+}
+
+/** `loop monitor --once`: one plain-text frame. */
+async function printOneFrame(
+  project: Project,
+  config: LoopConfig,
+  eventCount: number,
+  io: CliIo,
+): Promise<number> {
   const snapshot = await readLoopSnapshot(project, config, { eventCount });
   const terminal = io.stdout.isTTY === true;
   const lines = renderMonitorFrame({

@@ -3,10 +3,9 @@ import type { CliIo } from "../cli-io.js";
 import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
 import { summarizeReset } from "../format/reset-summary.js";
-import { loadProjectConfig, openProject, PROJECT_OPTIONS, projectOptionsHelp } from "../project.js";
+import { openLoopProject, PROJECT_OPTIONS, projectOptionsHelp } from "../project.js";
 import { RESET_PART_OPTIONS, RESET_PART_OPTIONS_HELP, resetPartsOf } from "../reset/reset-parts.js";
 import { resetTerminal } from "../reset/reset-terminal.js";
-import { adoptProjectState } from "../state/adopt-project-state.js";
 import { createStyle } from "../style.js";
 
 const HELP = `Usage: loop reset [options]
@@ -42,9 +41,7 @@ const OPTIONS = {
 async function reset(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs("reset", args, OPTIONS, 0);
   const parts = resetPartsOf(values);
-  const project = openProject(io, values);
-  await adoptProjectState("reset", project, io);
-  const config = await loadProjectConfig(project);
+  const { project, config } = await openLoopProject("reset", io, values);
   const style = createStyle(io.stderr, io.env);
   const warn = (message: string) => io.stderr.write(`${style.yellow(`loop reset: ${message}`)}\n`);
   const done = await resetTerminal(project, config, { parts, now: Date.now(), warn });
@@ -63,7 +60,7 @@ async function reset(args: readonly string[], io: CliIo): Promise<number> {
   }
   if (done === null) {
     io.stdout.write(
-      `Nothing to reset: terminal ${project.terminalId} has no loop state in ${project.store.root}.\n`,
+      `Nothing to reset: terminal ${project.terminalId} has no loop state in ${project.backend.where}.\n`,
     );
     return 0;
   }

@@ -2,25 +2,28 @@ import { readFile, realpath } from "node:fs/promises";
 import { skipPermissionsProblem } from "@loop/claude";
 import {
   createLoop,
+  type LoopConfig,
   type LoopConfigInput,
   LoopError,
   previewIteration,
   type RunLoopOptions,
   StateLockedError,
 } from "@loop/core";
-import { createJsonlLogger, createStatusFile, createVerifierLog, filePlan } from "@loop/fs";
-import { countOption, numberOption, parseCommandArgs, textOption } from "../args.js";
+import { createStatusFile, createVerifierLog, filePlan } from "@loop/fs";
+import {
+  countOption,
+  numberOption,
+  type ParsedArgs,
+  parseCommandArgs,
+  textOption,
+} from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { closeMatch } from "../close-match.js";
 import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
+import { errorMessage } from "../error-message.js";
 import { describeFileError } from "../file-error.js";
-import {
-  loadProjectConfig,
-  openProject,
-  projectOptionsHelp,
-  STATUS_FILE_PATH,
-} from "../project.js";
+import { openLoopProject, type Project, projectOptionsHelp, STATUS_FILE_PATH } from "../project.js";
 import { resetBeforeRun } from "../reset/reset-before-run.js";
 import { checkPlanFile } from "../run/check-plan-file.js";
 import { checkProjectPaths } from "../run/check-project-paths.js";
@@ -44,7 +47,6 @@ import { EXECUTOR_NAMES, type ExecutorName, RUN_OPTIONS } from "../run/run-optio
 import { trackRun } from "../run/run-tracker.js";
 import { createStatusWriter, statusOf } from "../run/status-writer.js";
 import { stopOnSignals } from "../run/stop-on-signals.js";
-import { adoptProjectState } from "../state/adopt-project-state.js";
 import { checkStateOwner } from "../state/check-state-owner.js";
 import { createStyle } from "../style.js";
 import { UsageError } from "../usage-error.js";
@@ -139,20 +141,39 @@ async function readPromptTemplate(path: string | undefined): Promise<string | nu
   }
 }
 
+/** `loop run`'s command line, parsed. */
+interface RunArguments extends ParsedArgs {
+  /** The executor it names. */
+  readonly name: ExecutorName;
+  /** Everything after `--`, for the agent. */
+  readonly extraArgs: readonly string[];
+}
+
 async function run(args: readonly string[], io: CliIo): Promise<number> {
   const separator = args.indexOf("--");
   const own = separator < 0 ? args : args.slice(0, separator);
   const extraArgs = separator < 0 ? [] : args.slice(separator + 1);
-  const { values, positionals } = parseCommandArgs("run", own, RUN_OPTIONS, 1);
-  const name = executorName(textOption(values.executor), textOption(values.cmd));
+  const parsed = parseCommandArgs("run", own, RUN_OPTIONS, 1);
+  const name = executorName(textOption(parsed.values.executor), textOption(parsed.values.cmd));
+  const { project, config } = await openLoopProject("run", io, parsed.values);
+  try {
+    return await runProject(project, config, { ...parsed, name, extraArgs }, io);
+  } finally {
+    await project.backend.close();
+  }
+}
+
+async function runProject(
+  project: Project,
+  config: LoopConfig,
+  { values, positionals, name, extraArgs }: RunArguments,
+  io: CliIo,
+): Promise<number> {
   const limits = limitOverrides(values);
   const overrides: LoopConfigInput = Object.keys(limits).length > 0 ? { limits } : {};
-  const project = openProject(io, values);
-  const config = await loadProjectConfig(project);
   const planPath = project.resolve(positionals[0] ?? config.plans.default_plan);
   await checkPlanFile(planPath, project.cwd);
   await checkProjectPaths(project, config, positionals[0] !== undefined);
-  await adoptProjectState("run", project, io);
   await checkStateOwner(project, planPath);
   await resetBeforeRun(values, project, config, io);
   const promptPath = textOption(values.prompt);
@@ -229,7 +250,6 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
     isSandbox: io.env.IS_SANDBOX,
   });
   if (refusal !== null) throw new LoopError({ message: refusal });
-  const logger = createJsonlLogger({ path: project.resolve(config.logging.decision_log) });
   const verifierLog = createVerifierLog({ path: project.resolve(config.logging.verifier_log) });
   const controller = new AbortController();
   const display = json
@@ -238,6 +258,10 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
       ? createTerminalDisplay(io.stderr, style, Date.now)
       : createPlainDisplay(io.stderr);
   const warn = (message: string) => io.stderr.write(`${style.yellow(`loop run: ${message}`)}\n`);
+  const logger = project.backend.openLogger({
+    decisionLog: project.resolve(config.logging.decision_log),
+    onError: (error) => warn(errorMessage(error)),
+  });
   const limitation = await progressLimitation(
     projectProgress(project.cwd, loopFiles(project, config)),
   );

@@ -8,10 +8,12 @@ import { exitAdvice } from "../format/exit-advice.js";
 import { oneLine } from "../format/fit-line.js";
 import { formatClock, formatUtcClock, readTime } from "../format/format-clock.js";
 import { formatCost } from "../format/format-cost.js";
+import { runLine } from "../format/run-line.js";
 import { workerLines } from "../format/worker-lines.js";
 import { type LoopSnapshot, readLoopSnapshot } from "../loop-snapshot.js";
-import { loadProjectConfig, openProject, PROJECT_OPTIONS, projectOptionsHelp } from "../project.js";
-import { adoptProjectState } from "../state/adopt-project-state.js";
+import { openLoopProject, PROJECT_OPTIONS, type Project, projectOptionsHelp } from "../project.js";
+import { readLoopList } from "../status/loop-list.js";
+import { loopListLines } from "../status/loop-list-lines.js";
 import { createStyle, type Style } from "../style.js";
 
 const HELP = `Usage: loop status [options]
@@ -26,6 +28,9 @@ status.json names (a loop running in another terminal of this project), else the
 whose state changed last.
 
 Options:
+      --all                Every loop the store knows, one line each: terminal, project,
+                           host, state, last event — every project's loops in a database a
+                           fleet shares (--store postgres://…), this state root's otherwise
       --json               Everything as one JSON object: { terminalId, stateRoot, state,
                            metrics, status, events, progress, problems }
       --events <n>         How many of the last decisions to show (default 5)
@@ -36,34 +41,15 @@ Examples:
   loop status
   loop status --terminal-id tmux-_3 --events 20
   loop status --json | jq .state.completed_tasks
+  loop status --all --store postgres://loop@db.internal/loops
 `;
 
 const OPTIONS = {
   ...PROJECT_OPTIONS,
   json: { type: "boolean" },
+  all: { type: "boolean" },
   events: { type: "string" },
 } as const;
-
-function runLine(snapshot: LoopSnapshot): string {
-  const run = snapshot.state?.run;
-  if (!run) return "not started";
-  if (run.status === "exited") return `exited: ${run.exit_reason ?? "unknown"}`;
-  return notExitedLine(snapshot);
-}
-
-/** A run that has not exited: running, crashed, or stopped without a word (from the lock). */
-function notExitedLine(snapshot: LoopSnapshot): string {
-  const { lock } = snapshot;
-  const resume = "`loop run` resumes it";
-  if (lock === null) return `stopped without exiting (no loop holds this terminal); ${resume}`;
-  const pid = lock.holder === null ? "" : `pid ${lock.holder.pid}`;
-  if (lock.alive === false) return `crashed (${pid} gone); ${resume}`;
-  const waiting = snapshot.status?.status === "paused" ? "waiting" : "running";
-  if (lock.alive === true) return `${waiting} (${pid})`;
-  const where =
-    lock.holder === null ? "the lock file is unreadable" : `${pid} on ${lock.holder.host}`;
-  return `${waiting} (${where})`;
-}
 
 /** Why the last run exited and what to do, as `exitAdvice` says it; none while it runs. */
 function adviceLines(snapshot: LoopSnapshot, config: LoopConfig, now: number): string[] {
@@ -88,7 +74,7 @@ function lines(
     );
   } else {
     const field = (name: string, value: string) => out.push(`  ${name.padEnd(22)}${value}`);
-    field("run", runLine(snapshot));
+    field("run", runLine(state, snapshot.lock, snapshot.status?.status === "paused"));
     for (const line of adviceLines(snapshot, config, now)) {
       out.push(style.yellow(`${" ".repeat(24)}${line}`));
     }
@@ -143,16 +129,50 @@ function lines(
 async function status(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs("status", args, OPTIONS, 0);
   const eventCount = countOption("status", "events", values.events) ?? 5;
-  const project = openProject(io, values);
-  await adoptProjectState("status", project, io);
-  const config = await loadProjectConfig(project);
-  const snapshot = await readLoopSnapshot(project, config, { eventCount });
-  if (values.json === true) {
-    io.stdout.write(`${JSON.stringify({ ...snapshot, stateRoot: project.store.root }, null, 2)}\n`);
+  const { project, config } = await openLoopProject("status", io, values);
+  try {
+    return await (values.all === true
+      ? statusAll(project, config, values.json === true, io)
+      : statusOne(project, config, values.json === true, eventCount, io));
+  } finally {
+    await project.backend.close();
+  }
+}
+
+/** `loop status --all`: every loop of the store, a line each. */
+async function statusAll(
+  project: Project,
+  config: LoopConfig,
+  json: boolean,
+  io: CliIo,
+): Promise<number> {
+  const rows = await readLoopList(project, config);
+  if (json) {
+    io.stdout.write(`${JSON.stringify({ store: project.backend.where, loops: rows }, null, 2)}\n`);
     return 0;
   }
   const style = createStyle(io.stdout, io.env);
-  const report = lines(snapshot, config, project.store.root, style, Date.now());
+  io.stdout.write(`${loopListLines(rows, project.backend.where, style, Date.now()).join("\n")}\n`);
+  return 0;
+}
+
+/** `loop status`: one terminal's loop. */
+async function statusOne(
+  project: Project,
+  config: LoopConfig,
+  json: boolean,
+  eventCount: number,
+  io: CliIo,
+): Promise<number> {
+  const snapshot = await readLoopSnapshot(project, config, { eventCount });
+  if (json) {
+    io.stdout.write(
+      `${JSON.stringify({ ...snapshot, stateRoot: project.backend.where }, null, 2)}\n`,
+    );
+    return 0;
+  }
+  const style = createStyle(io.stdout, io.env);
+  const report = lines(snapshot, config, project.backend.where, style, Date.now());
   io.stdout.write(`${report.join("\n")}\n`);
   return 0;
 }

@@ -10,8 +10,7 @@ import { type OptionSpec, parseCommandArgs } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { errorMessage } from "../error-message.js";
 import { CLI_EXIT_CODES } from "../exit-codes.js";
-import { loadProjectConfig, openProject, PROJECT_OPTIONS } from "../project.js";
-import { adoptProjectState } from "../state/adopt-project-state.js";
+import { openLoopProject, PROJECT_OPTIONS } from "../project.js";
 import { UsageError } from "../usage-error.js";
 import { HOOK_FILES } from "./hook-files.js";
 import { hookUsageExitCode } from "./hook-usage-exit-code.js";
@@ -42,9 +41,7 @@ async function decide(
   values: OptionValues,
   io: CliIo,
 ): Promise<StopHookResult> {
-  const project = openProject({ ...io, cwd: input.cwd }, values);
-  await adoptProjectState("hook stop", project, io);
-  const config = await loadProjectConfig(project);
+  const { project, config } = await openLoopProject("hook stop", { ...io, cwd: input.cwd }, values);
   return handleStopHook(input, {
     ...HOOK_FILES,
     config,

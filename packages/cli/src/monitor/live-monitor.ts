@@ -13,8 +13,6 @@ import { watchedFiles } from "./watched-files.js";
 
 /** How long a burst of file changes must be quiet before the files are read again. */
 export const REFRESH_DEBOUNCE_MS = 100;
-/** The slow re-read in case a watch missed a change (a network file system, a full inotify). */
-export const FALLBACK_REFRESH_MS = 5000;
 
 /** Keys that quit: `q`, `Q` and Ctrl+C (byte 3 in raw mode). */
 const QUIT_KEYS = new Set([0x71, 0x51, 0x03]);
@@ -51,7 +49,8 @@ interface ResizableOutput extends TerminalOutput {
  * - Refreshes on change: the folders of the state file, `status.json`, the decision log and the
  *   plan are watched (`fs.watch`); a burst of changes is debounced by
  *   {@link REFRESH_DEBOUNCE_MS}, then everything is read again with `readLoopSnapshot`.
- * - Timers: a re-read every {@link FALLBACK_REFRESH_MS} in case a watch missed a change, and
+ * - Timers: a re-read every `project.backend.refreshMs` (5 s for files, in case a watch missed
+ *   a change; 2 s for a database, which has no file to watch), and
  *   while a countdown shows, a redraw (no read) at each second it changes. Nothing polls
  *   faster.
  * - Redraws at once when the terminal is resized; `r` re-reads at once.
@@ -74,7 +73,7 @@ export function runLiveMonitor(options: LiveMonitorOptions): Promise<number> {
     const screen = openTerminalScreen(output, input);
     const debounce = createDebounce(() => void refresh(), REFRESH_DEBOUNCE_MS);
     const watcher = createFileWatcher(() => debounce.trigger());
-    const fallback = setInterval(() => void refresh(), FALLBACK_REFRESH_MS);
+    const fallback = setInterval(() => void refresh(), project.backend.refreshMs);
 
     const finish = (error?: unknown) => {
       if (finished) return;

@@ -25,7 +25,10 @@ export function watchedFiles(
         config.plans.default_plan,
     );
   return [
-    join(project.store.root, "terminals", snapshot.terminalId, "loop_state.json"),
+    // A database has no file to watch: the monitor polls it (`ProjectBackend.refreshMs`).
+    ...(project.stateRoot === null
+      ? []
+      : [join(project.stateRoot, "terminals", snapshot.terminalId, "loop_state.json")]),
     project.resolve(STATUS_FILE_PATH),
     project.resolve(config.logging.decision_log),
     plan,

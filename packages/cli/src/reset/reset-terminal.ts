@@ -11,9 +11,9 @@ import {
   type StateReset,
   updateMetrics,
 } from "@loop/core";
-import { createJsonlLogger } from "@loop/fs";
 import { errorMessage } from "../error-message.js";
 import type { Project } from "../project.js";
+import { logOneEvent } from "../store/log-one-event.js";
 
 /** Options of {@link resetTerminal}. */
 export interface ResetTerminalOptions {
@@ -80,19 +80,13 @@ export async function resetTerminal(
       },
       { onError: (error) => options.warn(`the metrics are not updated: ${errorMessage(error)}`) },
     );
-    const logger = createJsonlLogger({ path: project.resolve(config.logging.decision_log) });
     const event = createDecisionEvent(
       project.terminalId,
       "state_reset",
       { parts: reset.parts, before: reset.before, after: reset.after },
       now,
     );
-    await logger
-      .log(event)
-      .catch((error: unknown) =>
-        options.warn(`the decision log is not written: ${errorMessage(error)}`),
-      );
-    await logger.close();
+    await logOneEvent(project, project.resolve(config.logging.decision_log), event, options.warn);
     return reset;
   } finally {
     await lock.release();

@@ -49,7 +49,9 @@ export async function checkProjectPaths(
     ...(planGiven ? [] : [["plans.default_plan", config.plans.default_plan] as [string, unknown]]),
   ];
   const folders = await Promise.all(
-    [project.cwd, project.store.root].map((folder) => realpath(folder).catch(() => folder)),
+    [project.cwd, ...(project.stateRoot === null ? [] : [project.stateRoot])].map((folder) =>
+      realpath(folder).catch(() => folder),
+    ),
   );
   for (const [key, value] of keys) {
     if (typeof value !== "string" || value === "") continue;

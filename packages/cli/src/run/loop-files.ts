@@ -14,7 +14,7 @@ export const LOGS_FOLDER_PATH = ".claude/loop/logs";
  */
 export function loopFiles(project: Project, config: LoopConfig): string[] {
   return [
-    project.store.root,
+    ...(project.stateRoot === null ? [] : [project.stateRoot]),
     project.resolve(LOGS_FOLDER_PATH),
     project.resolve(config.logging.decision_log),
     project.resolve(config.logging.verifier_log),

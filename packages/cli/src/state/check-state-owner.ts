@@ -16,7 +16,7 @@ export function planPathOfState(text: string | null): string | null {
 
 /**
  * Refuses to run a project on a terminal's state that another project left in a shared state
- * root (`--state-dir`, `LOOP_STATE_DIR`, the seed's `~/.claude/state`): the new project would
+ * root (`--state-dir`, `LOOP_STATE_DIR`, the seed's `~/.claude/state`, a database): the new project would
  * inherit its iterations, breaker and given-up tasks. A state is this project's when its plan
  * is `planPath` or lies in the project folder. The project's own state root is never checked:
  * it moves with the project.
@@ -30,7 +30,11 @@ export async function checkStateOwner(project: Project, planPath: string): Promi
   const stored = planPathOfState(await project.store.get(project.terminalId, "loop_state"));
   if (stored === null || stored === "" || stored === planPath) return;
   if (belongsToProject(stored, project.cwd)) return;
+  const ways =
+    project.stateRoot === null
+      ? "the database keeps the state of every project: choose a terminal of this project with --terminal-id <id>"
+      : "run without --state-dir and LOOP_STATE_DIR to keep this project's state in its own .claude/loop/state/, or choose another terminal with --terminal-id <id>";
   throw new LoopError({
-    message: `the state of terminal "${project.terminalId}" in ${project.store.root} belongs to another project (its plan is ${stored}); run without --state-dir and LOOP_STATE_DIR to keep this project's state in its own .claude/loop/state/, or choose another terminal with --terminal-id <id>.`,
+    message: `the state of terminal "${project.terminalId}" in ${project.backend.where} belongs to another project (its plan is ${stored}); ${ways}.`,
   });
 }

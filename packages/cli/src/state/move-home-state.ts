@@ -42,10 +42,10 @@ async function exists(path: string): Promise<boolean> {
  * @returns what was done, for a line on stderr; `null` when nothing applied.
  */
 export async function moveHomeState(project: Project, io: CliIo): Promise<HomeStateMove> {
-  if (project.stateGiven) return null;
+  if (project.stateGiven || project.stateRoot === null) return null;
   const home = createFileStateStore({ root: homeStateRoot(io) });
   const from = join(home.root, "terminals", project.terminalId);
-  const to = join(project.store.root, "terminals", project.terminalId);
+  const to = join(project.stateRoot, "terminals", project.terminalId);
   if (from === to || (await exists(join(to, "loop_state.json")))) return null;
   const planPath = planPathOfState(
     await home.get(project.terminalId, "loop_state").catch(() => null),

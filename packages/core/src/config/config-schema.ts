@@ -109,6 +109,15 @@ const loopConfigObject = z
         },
         "Where the loop writes its logs.",
       ),
+      state: settingsSection(
+        {
+          store: textSetting(
+            "files",
+            "Where loops keep their state and decision events: files (the project's .claude/loop/state/, or --state-dir) or a PostgreSQL URL, postgres://user@host:5432/database, that a fleet shares (docs/running-a-fleet.md). --store and $LOOP_STORE override it.",
+          ),
+        },
+        "Where the loop's state is kept.",
+      ),
       limits: settingsSection(
         {
           max_iterations: integerSetting({

@@ -23,6 +23,7 @@ const expectedDefaults: [string, unknown][] = [
   ["logging.verifier_log", ".claude/loop/logs/verifier.log"],
   ["logging.iteration_logs", ".claude/loop/logs/iterations"],
   ["logging.iteration_logs_keep", 50],
+  ["state.store", "files"],
   ["limits.max_iterations", 20],
   ["limits.max_calls_per_hour", 100],
   ["limits.max_cost_usd", null],

@@ -107,6 +107,17 @@ export interface LoopConfig {
      */
     iteration_logs_keep: number;
   };
+  /** Where the loop's state is kept. */
+  state: {
+    /**
+     * Where loops keep their state and decision events: `files` (the project's
+     * `.claude/loop/state/`, or `--state-dir`) or a PostgreSQL URL
+     * (`postgres://user@host:5432/database`) that a fleet shares. `--store` and `$LOOP_STORE`
+     * override it.
+     * @defaultValue "files"
+     */
+    store: string;
+  };
   /** Safety limits that end the loop whatever the exit gate says. */
   limits: {
     /**
