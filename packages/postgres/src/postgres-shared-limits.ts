@@ -39,9 +39,10 @@ const defaultName = "default";
 const longestName = 200;
 
 /**
- * Times a refused claim is tried again when reading the row says it would have been granted
- * (the window reset between the two statements, or the row was deleted): once is what a reset
- * needs; more means something else keeps changing the row.
+ * How many times a claim's `UPDATE` is sent at most: it is sent again when it was refused but
+ * the row, read right after, would grant it (the window reset between the two statements, or
+ * the row was deleted). One more is what a reset needs; needing more than two more means
+ * something else keeps changing the row, which is an error.
  */
 const claimAttempts = 3;
 
