@@ -39,6 +39,7 @@ const pinned: Record<string, string[]> = {
     "PostgresLogError",
     "SchemaVersionError",
     "createPostgresLogger",
+    "createPostgresSharedLimits",
     "createPostgresStateStore",
     "migratePostgresSchema",
   ],

@@ -3,8 +3,9 @@
  * (node-postgres): `createPostgresStateStore` (documents with backups in one row each, a lease
  * lock with a holder and an expiry that works across machines, fenced writes),
  * `createPostgresLogger` (decision events in a JSONB table, buffered through outages, read back
- * with `readEvents`) and `migratePostgresSchema` (the versioned migrations both run by
- * themselves). docs/running-a-fleet.md is the guide.
+ * with `readEvents`), `createPostgresSharedLimits` (the fleet's hourly call limit and cost
+ * budget in one row, claimed atomically by the database's clock) and `migratePostgresSchema`
+ * (the versioned migrations they all run by themselves). docs/running-a-fleet.md is the guide.
  *
  * @packageDocumentation
  */
@@ -33,6 +34,12 @@ export {
   type PostgresLoggerOptions,
   type PostgresLoggerSettings,
 } from "./postgres-logger.js";
+export {
+  createPostgresSharedLimits,
+  type PostgresSharedLimits,
+  type PostgresSharedLimitsOptions,
+  type PostgresSharedLimitsSettings,
+} from "./postgres-shared-limits.js";
 export {
   createPostgresStateStore,
   DEFAULT_LEASE_MS,

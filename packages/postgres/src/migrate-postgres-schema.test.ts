@@ -43,10 +43,11 @@ describeWithPostgres("migratePostgresSchema on a real server", (url) => {
   it("creates the schema and its tables, and records each version once", async () => {
     const schema = newSchema();
     const report = await migratePostgresSchema({ connectionString: url, schema });
-    expect(report).toEqual({ schema, fromVersion: 0, toVersion: 2, applied: [1, 2] });
+    expect(report).toEqual({ schema, fromVersion: 0, toVersion: 3, applied: [1, 2, 3] });
     expect(await tablesOf(schema)).toEqual([
       "decision_events",
       "schema_migrations",
+      "shared_limits",
       "state_documents",
       "state_leases",
     ]);
@@ -57,7 +58,7 @@ describeWithPostgres("migratePostgresSchema on a real server", (url) => {
       "decision_events_time",
     ]);
     const again = await migratePostgresSchema({ pool, schema });
-    expect(again).toEqual({ schema, fromVersion: 2, toVersion: 2, applied: [] });
+    expect(again).toEqual({ schema, fromVersion: 3, toVersion: 3, applied: [] });
     const recorded = await pool.query(`SELECT version FROM "${schema}".schema_migrations`);
     expect(recorded.rowCount).toBe(LATEST_SCHEMA_VERSION);
   });
@@ -68,17 +69,26 @@ describeWithPostgres("migratePostgresSchema on a real server", (url) => {
       Array.from({ length: 6 }, () => migratePostgresSchema({ connectionString: url, schema })),
     );
     const applied = reports.map((report) => report.applied.length).sort();
-    expect(applied).toEqual([0, 0, 0, 0, 0, 2]);
+    expect(applied).toEqual([0, 0, 0, 0, 0, 3]);
   });
 
   it("brings an older schema up to date, applying only what is missing", async () => {
     const schema = newSchema();
     await migratePostgresSchema({ pool, schema });
+    // Back to version 1, as a package that knew only migration 1 left it.
     await pool.query(`DROP TABLE "${schema}".decision_events`);
-    await pool.query(`DELETE FROM "${schema}".schema_migrations WHERE version = 2`);
+    await pool.query(`DROP TABLE "${schema}".shared_limits`);
+    await pool.query(`DELETE FROM "${schema}".schema_migrations WHERE version >= 2`);
     const report = await migratePostgresSchema({ pool, schema });
-    expect(report).toEqual({ schema, fromVersion: 1, toVersion: 2, applied: [2] });
+    expect(report).toEqual({ schema, fromVersion: 1, toVersion: 3, applied: [2, 3] });
     expect(await tablesOf(schema)).toContain("decision_events");
+    expect(await tablesOf(schema)).toContain("shared_limits");
+    // Back to version 2, as a package before the shared limits left it.
+    await pool.query(`DROP TABLE "${schema}".shared_limits`);
+    await pool.query(`DELETE FROM "${schema}".schema_migrations WHERE version = 3`);
+    const second = await migratePostgresSchema({ pool, schema });
+    expect(second).toEqual({ schema, fromVersion: 2, toVersion: 3, applied: [3] });
+    expect(await tablesOf(schema)).toContain("shared_limits");
   });
 
   it("refuses a database at a newer version with SchemaVersionError, changing nothing", async () => {

@@ -61,6 +61,21 @@ export const migrations: readonly Migration[] = [
         ON ${schema}.decision_events (occurred_at)`,
     ],
   },
+  {
+    version: 3,
+    description: "fleet shared limits",
+    statements: (schema) => [
+      `CREATE TABLE IF NOT EXISTS ${schema}.shared_limits (
+        name text PRIMARY KEY,
+        window_start timestamptz NOT NULL,
+        calls integer NOT NULL,
+        cost_usd double precision NOT NULL,
+        updated_at timestamptz NOT NULL,
+        updated_by_terminal text,
+        updated_by_run text
+      )`,
+    ],
+  },
 ];
 
 /** The newest schema version this package knows. */

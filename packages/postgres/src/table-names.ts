@@ -8,6 +8,8 @@ export interface TableNames {
   readonly leases: string;
   /** `"<schema>".decision_events`: one row per decision event. */
   readonly events: string;
+  /** `"<schema>".shared_limits`: one row per fleet's shared limits (its `name`). */
+  readonly sharedLimits: string;
 }
 
 /**
@@ -22,5 +24,6 @@ export function tableNames(schema: string): TableNames {
     documents: `${quoted}.state_documents`,
     leases: `${quoted}.state_leases`,
     events: `${quoted}.decision_events`,
+    sharedLimits: `${quoted}.shared_limits`,
   };
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import type { SharedLimitsWorkerJob } from "./shared-limits-worker.js";
 import type { WorkerJob } from "./store-worker.js";
 
 /** A running worker: its process and the facts it reported. */
@@ -15,8 +16,8 @@ export interface WorkerProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts the bundled worker on `job`; its stderr is kept for failure messages. */
-export function startWorker(bundle: string, job: WorkerJob): WorkerProcess {
+/** Starts a bundled worker on `job`; its stderr is kept for failure messages. */
+export function startWorker(bundle: string, job: WorkerJob | SharedLimitsWorkerJob): WorkerProcess {
   const child = spawn(process.execPath, [bundle, JSON.stringify(job)], {
     stdio: ["pipe", "pipe", "pipe"],
   });
