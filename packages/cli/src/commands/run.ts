@@ -7,6 +7,7 @@ import {
   LoopError,
   previewIteration,
   type RunLoopOptions,
+  type SharedLimits,
   StateLockedError,
 } from "@loop/core";
 import { createStatusFile, createVerifierLog, filePlan } from "@loop/fs";
@@ -32,6 +33,7 @@ import { AGENT_INSTALL_HINTS, createExecutor } from "../run/create-executor.js";
 import { printDryRun, printDryRunJson } from "../run/dry-run.js";
 import { exitCodeFor } from "../run/exit-code.js";
 import { findExecutable } from "../run/find-executable.js";
+import { openFleetLimits } from "../run/fleet-limits.js";
 import { recordIterationLogs } from "../run/iteration-logs.js";
 import { emitJsonEvents, emitJsonResult } from "../run/json-events.js";
 import { loopFiles } from "../run/loop-files.js";
@@ -48,6 +50,7 @@ import { trackRun } from "../run/run-tracker.js";
 import { createStatusWriter, statusOf } from "../run/status-writer.js";
 import { stopOnSignals } from "../run/stop-on-signals.js";
 import { checkStateOwner } from "../state/check-state-owner.js";
+import type { ClosableSharedLimits } from "../store/project-backend.js";
 import { createStyle } from "../style.js";
 import { UsageError } from "../usage-error.js";
 
@@ -147,6 +150,8 @@ interface RunArguments extends ParsedArgs {
   readonly name: ExecutorName;
   /** Everything after `--`, for the agent. */
   readonly extraArgs: readonly string[];
+  /** The fleet's shared limits (`fleet.*` of the config), `null` when it sets none. */
+  readonly sharedLimits: SharedLimits | null;
 }
 
 async function run(args: readonly string[], io: CliIo): Promise<number> {
@@ -156,9 +161,12 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommandArgs("run", own, RUN_OPTIONS, 1);
   const name = executorName(textOption(parsed.values.executor), textOption(parsed.values.cmd));
   const { project, config } = await openLoopProject("run", io, parsed.values);
+  let sharedLimits: ClosableSharedLimits | null = null;
   try {
-    return await runProject(project, config, { ...parsed, name, extraArgs }, io);
+    sharedLimits = await openFleetLimits(project, config, io);
+    return await runProject(project, config, { ...parsed, name, extraArgs, sharedLimits }, io);
   } finally {
+    await sharedLimits?.close();
     await project.backend.close();
   }
 }
@@ -166,7 +174,7 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
 async function runProject(
   project: Project,
   config: LoopConfig,
-  { values, positionals, name, extraArgs }: RunArguments,
+  { values, positionals, name, extraArgs, sharedLimits }: RunArguments,
   io: CliIo,
 ): Promise<number> {
   const limits = limitOverrides(values);
@@ -221,6 +229,7 @@ async function runProject(
     projectRoot: await realpath(project.cwd).catch(() => project.cwd),
     prompt: { template, templateFile: promptPath ?? null },
     parallel,
+    sharedLimits: sharedLimits ?? undefined,
   };
 
   if (values["dry-run"] === true) {

@@ -1,4 +1,7 @@
-import { createFileStateStore, createJsonlLogger } from "@loop/fs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { LoopError } from "@loop/core";
+import { createFileSharedLimits, createFileStateStore, createJsonlLogger } from "@loop/fs";
 import { readLastEvents } from "../log-tail.js";
 import type { ProjectBackend } from "./project-backend.js";
 
@@ -7,6 +10,9 @@ import type { ProjectBackend } from "./project-backend.js";
  * file system, a full inotify).
  */
 const FILE_REFRESH_MS = 5000;
+
+/** A fleet name that is a safe file name. */
+const FLEET_FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
 
 /**
  * The default backend: the file state store at `root` (the project's `.claude/loop/state/`,
@@ -25,6 +31,21 @@ export function fileBackend(root: string): ProjectBackend {
     lockHolder: (terminalId) => store.lockHolder(terminalId),
     lastEvents: (terminalId, count, decisionLog) => readLastEvents(decisionLog, terminalId, count),
     openLogger: ({ decisionLog }) => createJsonlLogger({ path: decisionLog }),
+    async openSharedLimits({ name, maxCallsPerHour, maxCostUsd, home }) {
+      if (!FLEET_FILE_NAME.test(name)) {
+        throw new LoopError({
+          message: `fleet.name is ${JSON.stringify(name)}: with files it names the counter file ~/.loop/shared-limits/<name>.json, so use 1 to 100 of A-Z a-z 0-9 . _ - (not starting with a dot).`,
+        });
+      }
+      const folder = join(home, ".loop", "shared-limits");
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      const limits = createFileSharedLimits({
+        path: join(folder, `${name}.json`),
+        maxCallsPerHour,
+        maxCostUsd,
+      });
+      return { ...limits, close: async () => {} };
+    },
     close: async () => {},
   };
 }

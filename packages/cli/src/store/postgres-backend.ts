@@ -3,6 +3,7 @@ import { LoopError } from "@loop/core";
 import { createJsonlLogger } from "@loop/fs";
 import {
   createPostgresLogger,
+  createPostgresSharedLimits,
   createPostgresStateStore,
   type PostgresLogger,
   type PostgresStateStore,
@@ -108,6 +109,9 @@ export function postgresBackend(url: string): ProjectBackend {
           ),
       });
       return teeLogger(createJsonlLogger({ path: decisionLog }), database);
+    },
+    async openSharedLimits({ name, maxCallsPerHour, maxCostUsd }) {
+      return createPostgresSharedLimits({ pool, schema, name, maxCallsPerHour, maxCostUsd });
     },
     close() {
       closed ??= (async () => {

@@ -1,4 +1,4 @@
-import type { DecisionEvent, Logger, StateStore } from "@loop/core";
+import type { DecisionEvent, Logger, SharedLimits, StateStore } from "@loop/core";
 import type { LockHolderReport } from "@loop/fs";
 
 /** The state store the commands use: any `StateStore` that locks and lists its terminals. */
@@ -12,6 +12,24 @@ export interface ProjectStateStore extends StateStore {
 /** A logger the command closes when it is done (flushing what is buffered). */
 export interface ClosableLogger extends Logger {
   /** Writes what is buffered and lets go of the file or connection. */
+  close(): Promise<void>;
+}
+
+/** What {@link ProjectBackend.openSharedLimits} opens: a fleet's counters and its limits. */
+export interface FleetLimitsRequest {
+  /** The fleet (`fleet.name`): loops with the same name count together. */
+  readonly name: string;
+  /** Calls per UTC hour for the whole fleet, `null`: none. */
+  readonly maxCallsPerHour: number | null;
+  /** The fleet's budget in US dollars, `null`: none. */
+  readonly maxCostUsd: number | null;
+  /** The user's home folder (the file counters are in `~/.loop/shared-limits/`). */
+  readonly home: string;
+}
+
+/** Shared limits the command closes when it is done. */
+export interface ClosableSharedLimits extends SharedLimits {
+  /** Lets go of the connection (a database's); nothing for files. */
   close(): Promise<void>;
 }
 
@@ -49,6 +67,11 @@ export interface ProjectBackend {
     readonly decisionLog: string;
     readonly onError: (error: unknown) => void;
   }): ClosableLogger;
+  /**
+   * The fleet's shared limits where its loops all reach them: a row of the database, or for
+   * files a counter file of this machine, `~/.loop/shared-limits/<name>.json`.
+   */
+  openSharedLimits(request: FleetLimitsRequest): Promise<ClosableSharedLimits>;
   /** Lets go of the connections (a database's pool); the store is not used afterwards. */
   close(): Promise<void>;
 }

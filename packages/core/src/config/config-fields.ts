@@ -84,6 +84,12 @@ export function optionalCapSetting(description: string) {
   return z.number(message).gt(0, message).nullable().default(null).describe(description);
 }
 
+/** An optional whole-number cap (`null` = no cap) that defaults to `null`. */
+export function optionalCountCapSetting(description: string) {
+  const message = expected("an integer ≥ 1, or null for no cap");
+  return z.number(message).int(message).gte(1, message).nullable().default(null).describe(description);
+}
+
 /** A `true`/`false` setting with a default. */
 export function booleanSetting(defaultValue: boolean, description: string) {
   return z.boolean(expected("true or false")).default(defaultValue).describe(description);

@@ -6,6 +6,7 @@ import {
   integerSetting,
   numberSetting,
   optionalCapSetting,
+  optionalCountCapSetting,
   settingsSection,
   textListSetting,
   textSetting,
@@ -117,6 +118,21 @@ const loopConfigObject = z
           ),
         },
         "Where the loop's state is kept.",
+      ),
+      fleet: settingsSection(
+        {
+          max_calls_per_hour: optionalCountCapSetting(
+            "Agent calls that every loop of the fleet may make together per UTC clock hour: the loops sharing the store's database (state.store), or every loop on this machine with files. null = no fleet limit. Give every loop of a fleet the same value.",
+          ),
+          max_cost_usd: optionalCapSetting(
+            "US dollars that every loop of the fleet may spend together; once spent, each stops with budget_exhausted. null = no fleet budget. Give every loop of a fleet the same value.",
+          ),
+          name: textSetting(
+            "default",
+            "The fleet whose counters the loop shares: loops with the same name (in one database, or on one machine) count together.",
+          ),
+        },
+        "Limits every loop of a fleet holds together (docs/shared-limits.md); each loop's own limits apply too.",
       ),
       limits: settingsSection(
         {

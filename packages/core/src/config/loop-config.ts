@@ -118,6 +118,25 @@ export interface LoopConfig {
      */
     store: string;
   };
+  /** Limits every loop of a fleet holds together; each loop's own `limits` apply too. */
+  fleet: {
+    /**
+     * Agent calls every loop of the fleet may make together per UTC clock hour (the loops
+     * sharing the store's database, or every loop on this machine with files); `null`: none.
+     * @defaultValue null
+     */
+    max_calls_per_hour: number | null;
+    /**
+     * US dollars every loop of the fleet may spend together; `null`: no fleet budget.
+     * @defaultValue null
+     */
+    max_cost_usd: number | null;
+    /**
+     * The fleet whose counters the loop shares: loops with the same name count together.
+     * @defaultValue "default"
+     */
+    name: string;
+  };
   /** Safety limits that end the loop whatever the exit gate says. */
   limits: {
     /**

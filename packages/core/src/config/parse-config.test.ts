@@ -166,7 +166,7 @@ describe("parseConfig: unknown keys", () => {
       line: 1,
       column: 1,
       message:
-        'unknown key "agent" — valid keys at the top level: version, enforcement, exit_policy, verification, plans, logging, state, limits, tasks, stop_when, circuit_breaker, usage_limit',
+        'unknown key "agent" — valid keys at the top level: version, enforcement, exit_policy, verification, plans, logging, state, fleet, limits, tasks, stop_when, circuit_breaker, usage_limit',
     },
   ])("reports $label at the key", ({ yaml, path, line, column, message }) => {
     expect(onlyIssue(yaml)).toEqual({ path, line, column, message });
