@@ -87,7 +87,13 @@ export function optionalCapSetting(description: string) {
 /** An optional whole-number cap (`null` = no cap) that defaults to `null`. */
 export function optionalCountCapSetting(description: string) {
   const message = expected("an integer ≥ 1, or null for no cap");
-  return z.number(message).int(message).gte(1, message).nullable().default(null).describe(description);
+  return z
+    .number(message)
+    .int(message)
+    .gte(1, message)
+    .nullable()
+    .default(null)
+    .describe(description);
 }
 
 /** A `true`/`false` setting with a default. */
