@@ -127,6 +127,7 @@ const expected = [
   "sanitizeTerminalId",
   "scheduleTasks",
   "selectNextTask",
+  "sharedCountersOf",
   "sharedUsage",
   "shouldExit",
   "similarity",

@@ -11,7 +11,7 @@ import {
   testPool,
   uniqueSchemaName,
 } from "../../packages/postgres/src/testing/test-database.js";
-import { initGitRepository } from "../support/git-repository.js";
+import { createGitProject } from "../support/git-repository.js";
 import { waitForLine } from "../support/wait-for-line.js";
 import { LOOP_BIN, runCliProcess } from "./support.js";
 
@@ -40,15 +40,9 @@ interface Machine {
   readonly env: Record<string, string>;
 }
 
-async function gitProject(machine: Machine, name: string, config: string): Promise<string> {
-  const dir = join(machine.folder, name);
-  await mkdir(dir);
-  await initGitRepository(
-    dir,
-    { "plan.md": PLAN, ".claude/loop/config.yaml": config },
-    machine.env,
-  );
-  return dir;
+function gitProject(machine: Machine, name: string, config: string): Promise<string> {
+  const files = { "plan.md": PLAN, ".claude/loop/config.yaml": config };
+  return createGitProject(join(machine.folder, name), files, machine.env);
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   testPool,
   uniqueSchemaName,
 } from "../../packages/postgres/src/testing/test-database.js";
-import { initGitRepository } from "../support/git-repository.js";
+import { createGitProject } from "../support/git-repository.js";
 import { type CliRun, LOOP_BIN, runCliProcess } from "./support.js";
 
 // `loop` with its state in PostgreSQL, the way a fleet runs it: real git projects, the real
@@ -61,12 +61,8 @@ describeWithPostgres("loop with --store postgres://", (url) => {
     await rm(machine, { recursive: true, force: true });
   });
 
-  async function gitProject(name: string, files: Record<string, string> = {}): Promise<string> {
-    const dir = join(machine, name);
-    await mkdir(dir);
-    await initGitRepository(dir, { "plan.md": PLAN, ...files }, env);
-    return dir;
-  }
+  const gitProject = (name: string, files: Record<string, string> = {}) =>
+    createGitProject(join(machine, name), { "plan.md": PLAN, ...files }, env);
 
   const loop = (dir: string, args: readonly string[], extraEnv: Record<string, string> = {}) =>
     runCliProcess(args, dir, { ...env, ...extraEnv });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BLOCKED_ANSWER } from "../support/blocked-answer.js";
-import { initGitRepository } from "../support/git-repository.js";
+import { createGitProject } from "../support/git-repository.js";
 import { type CliRun, LOOP_BIN, runCliProcess } from "./support.js";
 import { shellQuote, TmuxPane } from "./tmux-pane.js";
 
@@ -68,11 +68,8 @@ afterEach(async () => {
 });
 
 /** A git repository with `plan.md` committed, as a user's project is. */
-async function gitProject(name: string, files: Record<string, string> = {}): Promise<string> {
-  const dir = join(machine, name);
-  await mkdir(dir);
-  await initGitRepository(dir, { "plan.md": PLAN, ...files }, env);
-  return dir;
+function gitProject(name: string, files: Record<string, string> = {}): Promise<string> {
+  return createGitProject(join(machine, name), { "plan.md": PLAN, ...files }, env);
 }
 
 /** Resolves once the slow agent of `loop run` (`child`) wrote its pid file. */

@@ -30,3 +30,19 @@ export async function initGitRepository(
   await git("add", "-A");
   await git("commit", "-q", "-m", "initial", "--allow-empty");
 }
+
+/**
+ * Makes the folder `folder` (its parent must exist) a real git repository with `files`
+ * committed: a test's project, made as a user's is.
+ *
+ * @returns `folder`.
+ */
+export async function createGitProject(
+  folder: string,
+  files: Readonly<Record<string, string>>,
+  env?: Readonly<Record<string, string | undefined>>,
+): Promise<string> {
+  await mkdir(folder);
+  await initGitRepository(folder, files, env);
+  return folder;
+}

@@ -13,6 +13,7 @@ import {
   type SharedLimits,
   type SharedLimitsCallOptions,
   type SharedLimitsUsage,
+  sharedCountersOf,
   sharedUsage,
 } from "@loop/core";
 import { atomicWriteFile } from "./atomic-write.js";
@@ -77,25 +78,18 @@ async function readCounters(path: string): Promise<SharedCounters | null> {
   } catch {
     // Reported below.
   }
-  const windowStart = Date.parse(parsed?.window_start ?? "");
-  const calls = parsed?.calls_made;
-  const cost = parsed?.cost_usd;
-  if (
-    parsed?.version !== 1 ||
-    Number.isNaN(windowStart) ||
-    typeof calls !== "number" ||
-    !Number.isInteger(calls) ||
-    calls < 0 ||
-    typeof cost !== "number" ||
-    !Number.isFinite(cost) ||
-    cost < 0
-  ) {
+  const counters = sharedCountersOf({
+    windowStart: Date.parse(parsed?.window_start ?? ""),
+    callsMade: parsed?.calls_made,
+    costUsd: parsed?.cost_usd,
+  });
+  if (parsed?.version !== 1 || counters === null) {
     // Never a guess: a count made up from a broken file could let the fleet exceed its limits.
     throw new Error(
       `${path} is not a shared limits counter file (version 1: window_start, calls_made, cost_usd); fix or remove it to start counting anew`,
     );
   }
-  return { windowStart, callsMade: calls, costUsd: cost };
+  return counters;
 }
 
 function formatCounters(counters: SharedCounters): string {

@@ -1,4 +1,9 @@
-import type { SharedCounters, SharedLimitsCaller, SharedLimitValues } from "@loop/core";
+import {
+  type SharedCounters,
+  type SharedLimitsCaller,
+  type SharedLimitValues,
+  sharedCountersOf,
+} from "@loop/core";
 import type pg from "pg";
 
 // The statements of the PostgreSQL shared limits: each one statement on one row of
@@ -63,24 +68,17 @@ function countersOf(row: SharedLimitsRow, stored: CountersRow): ReadCounters {
   if (stored.window_start_ms === null && stored.calls === null && stored.cost_usd === null) {
     return { counters: null, now };
   }
-  const windowStart = stored.window_start_ms;
-  const calls = stored.calls;
-  const cost = stored.cost_usd;
-  if (
-    typeof windowStart !== "number" ||
-    !Number.isFinite(windowStart) ||
-    typeof calls !== "number" ||
-    !Number.isInteger(calls) ||
-    calls < 0 ||
-    typeof cost !== "number" ||
-    !Number.isFinite(cost) ||
-    cost < 0
-  ) {
+  const counters = sharedCountersOf({
+    windowStart: stored.window_start_ms,
+    callsMade: stored.calls,
+    costUsd: stored.cost_usd,
+  });
+  if (counters === null) {
     throw new Error(
-      `The row "${row.name}" of ${row.table} holds calls ${String(calls)} and cost_usd ${String(cost)}, which are not shared limits counters (calls an integer ≥ 0, cost_usd a finite amount ≥ 0); fix or delete the row to count anew`,
+      `The row "${row.name}" of ${row.table} holds calls ${String(stored.calls)} and cost_usd ${String(stored.cost_usd)}, which are not shared limits counters (calls an integer ≥ 0, cost_usd a finite amount ≥ 0); fix or delete the row to count anew`,
     );
   }
-  return { counters: { windowStart, callsMade: calls, costUsd: cost }, now };
+  return { counters, now };
 }
 
 /** Creates the row when it is missing (calls 0, cost 0, the current window); else nothing. */

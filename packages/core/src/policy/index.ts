@@ -53,6 +53,7 @@ export {
   releaseSharedCall,
   type SharedCounters,
   type SharedLimitValues,
+  sharedCountersOf,
   sharedUsage,
 } from "./shared-window.js";
 export { type ExitDecision, shouldExit } from "./should-exit.js";

@@ -5,6 +5,7 @@ import {
   recordSharedCost,
   releaseSharedCall,
   type SharedCounters,
+  sharedCountersOf,
   sharedUsage,
 } from "./shared-window.js";
 
@@ -134,5 +135,29 @@ describe("checkSharedLimitValues", () => {
   ])("rejects %o with a RangeError naming the option", (options, message) => {
     expect(() => checkSharedLimitValues(options, "here")).toThrow(RangeError);
     expect(() => checkSharedLimitValues(options, "here")).toThrow(message);
+  });
+});
+
+describe("sharedCountersOf", () => {
+  it("keeps counters an implementation could have written, and nothing else", () => {
+    const good = { windowStart: Date.UTC(2026, 11, 3, 10), callsMade: 4, costUsd: 1.5 };
+    expect(sharedCountersOf(good)).toEqual(good);
+    expect(sharedCountersOf({ ...good, callsMade: 0, costUsd: 0 })).toEqual({
+      ...good,
+      callsMade: 0,
+      costUsd: 0,
+    });
+    for (const broken of [
+      { ...good, windowStart: Number.NaN },
+      { ...good, windowStart: "2026-12-03T10:00:00Z" },
+      { ...good, callsMade: -1 },
+      { ...good, callsMade: 1.5 },
+      { ...good, callsMade: null },
+      { ...good, costUsd: -0.01 },
+      { ...good, costUsd: Number.POSITIVE_INFINITY },
+      { ...good, costUsd: "1" },
+    ]) {
+      expect(sharedCountersOf(broken)).toBeNull();
+    }
   });
 });

@@ -17,6 +17,31 @@ export interface SharedCounters {
   readonly costUsd: number;
 }
 
+/**
+ * Counters read back from where an implementation keeps them, checked: `windowStart` a finite
+ * epoch time, `callsMade` an integer ≥ 0, `costUsd` a finite amount ≥ 0. Anything else is
+ * `null` — a count made up from a broken record could let the fleet exceed its limits, so the
+ * caller reports it as an error rather than guess.
+ *
+ * @param stored - the values as read (a file's fields, a row's columns).
+ * @example
+ * ```ts
+ * const counters = sharedCountersOf({ windowStart: Date.parse(file.window_start), callsMade: file.calls_made, costUsd: file.cost_usd });
+ * if (counters === null) throw new Error(`${path} is not a counter file`);
+ * ```
+ */
+export function sharedCountersOf(stored: {
+  readonly windowStart: unknown;
+  readonly callsMade: unknown;
+  readonly costUsd: unknown;
+}): SharedCounters | null {
+  const { windowStart, callsMade, costUsd } = stored;
+  if (typeof windowStart !== "number" || !Number.isFinite(windowStart)) return null;
+  if (typeof callsMade !== "number" || !Number.isInteger(callsMade) || callsMade < 0) return null;
+  if (typeof costUsd !== "number" || !Number.isFinite(costUsd) || costUsd < 0) return null;
+  return { windowStart, callsMade, costUsd };
+}
+
 /** The limits a fleet is held to (`null`: none). */
 export interface SharedLimitValues {
   /** Calls per UTC clock hour: an integer ≥ 1, or `null`. */
