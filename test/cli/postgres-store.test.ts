@@ -12,6 +12,7 @@ import {
   uniqueSchemaName,
 } from "../../packages/postgres/src/testing/test-database.js";
 import { createGitProject } from "../support/git-repository.js";
+import { agentStarted, killLoopAndAgent, SLOW_AGENT } from "./slow-agent.js";
 import { type CliRun, LOOP_BIN, runCliProcess } from "./support.js";
 
 // `loop` with its state in PostgreSQL, the way a fleet runs it: real git projects, the real
@@ -21,12 +22,6 @@ import { type CliRun, LOOP_BIN, runCliProcess } from "./support.js";
 const DEMO_AGENT = fileURLToPath(
   new URL("../../examples/cli-tour/demo-agent.mjs", import.meta.url),
 );
-
-/** An agent that writes its pid to agent.pid and then works for up to a minute. */
-const SLOW_AGENT = `import { writeFileSync } from "node:fs";
-writeFileSync("agent.pid", String(process.pid));
-setTimeout(() => {}, 60_000);
-`;
 
 const PLAN = `# Plan
 
@@ -199,14 +194,7 @@ describeWithPostgres("loop with --store postgres://", (url) => {
     );
     const pidFile = join(dir, "agent.pid");
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.on("exit", () => reject(new Error("loop run ended before its agent started")));
-        const poll = setInterval(() => {
-          if (!existsSync(pidFile)) return;
-          clearInterval(poll);
-          resolve();
-        }, 50);
-      });
+      await agentStarted(child, pidFile);
       const running = await loop(machine, ["status", "--all", "--store", store]);
       expect(running.stdout).toMatch(
         new RegExp(`\\n {2}crash +${dir} +${hostname()} +running \\(pid ${child.pid}\\)`),
@@ -217,14 +205,7 @@ describeWithPostgres("loop with --store postgres://", (url) => {
       const crashed = await loop(machine, ["status", "--all", "--store", store]);
       expect(crashed.stdout).toContain(`crashed (pid ${child.pid} gone)`);
     } finally {
-      child.kill("SIGKILL");
-      if (existsSync(pidFile)) {
-        try {
-          process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }
+      killLoopAndAgent(child, pidFile);
     }
   });
 });

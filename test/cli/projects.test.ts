@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BLOCKED_ANSWER } from "../support/blocked-answer.js";
 import { createGitProject } from "../support/git-repository.js";
+import { agentStarted, killLoopAndAgent, SLOW_AGENT } from "./slow-agent.js";
 import { type CliRun, LOOP_BIN, runCliProcess } from "./support.js";
 import { shellQuote, TmuxPane } from "./tmux-pane.js";
 
@@ -25,12 +26,6 @@ console.log("I looked at the task and will get to it.");
 /** An agent that is blocked: it says why, and what it recommends. */
 const BLOCKED_AGENT = `for await (const _ of process.stdin);
 console.log(${JSON.stringify(BLOCKED_ANSWER)});
-`;
-
-/** An agent that writes its pid to agent.pid and then works for up to a minute. */
-const SLOW_AGENT = `import { writeFileSync } from "node:fs";
-writeFileSync("agent.pid", String(process.pid));
-setTimeout(() => {}, 60_000);
 `;
 
 /** An agent that adds a line to notes.md every run, and changes nothing else. */
@@ -70,18 +65,6 @@ afterEach(async () => {
 /** A git repository with `plan.md` committed, as a user's project is. */
 function gitProject(name: string, files: Record<string, string> = {}): Promise<string> {
   return createGitProject(join(machine, name), { "plan.md": PLAN, ...files }, env);
-}
-
-/** Resolves once the slow agent of `loop run` (`child`) wrote its pid file. */
-function agentStarted(child: ChildProcess, pidFile: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    child.on("exit", () => reject(new Error("loop run ended before its agent started")));
-    const poll = setInterval(() => {
-      if (!existsSync(pidFile)) return;
-      clearInterval(poll);
-      resolve();
-    }, 50);
-  });
 }
 
 const loop = (dir: string, args: readonly string[]): Promise<CliRun> =>
@@ -284,14 +267,7 @@ describe("a second loop, and a crashed one", { timeout: 60_000 }, () => {
       const crashed = await loop(dir, ["status"]);
       expect(crashed.stdout).toContain(`crashed (pid ${child.pid} gone); \`loop run\` resumes it`);
     } finally {
-      child.kill("SIGKILL");
-      if (existsSync(pidFile)) {
-        try {
-          process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }
+      killLoopAndAgent(child, pidFile);
     }
   });
 });
@@ -334,14 +310,7 @@ describe("two terminals, two plans, one project", { timeout: 60_000 }, () => {
         `${join(dir, "plan.md")} is being run by another loop (pid ${first.pid}`,
       );
     } finally {
-      first.kill("SIGKILL");
-      if (existsSync(pidFile)) {
-        try {
-          process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }
+      killLoopAndAgent(first, pidFile);
     }
   });
 });
