@@ -3,7 +3,6 @@ import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   describeWithPostgres,
@@ -13,22 +12,11 @@ import {
 } from "../../packages/postgres/src/testing/test-database.js";
 import { createGitProject } from "../support/git-repository.js";
 import { waitForLine } from "../support/wait-for-line.js";
-import { LOOP_BIN, runCliProcess } from "./support.js";
+import { DEMO_AGENT, LOOP_BIN, runCliProcess, TWO_TASK_PLAN } from "./support.js";
 
 // The config's `fleet` limits from the `loop` binary: two projects on one machine, each its own
 // `loop run`, hold one hourly call limit together — in a counter file of this machine with
 // files, in a row of the database with `state.store: postgres://…`.
-
-const DEMO_AGENT = fileURLToPath(
-  new URL("../../examples/cli-tour/demo-agent.mjs", import.meta.url),
-);
-
-const PLAN = `# Plan
-
-## Tasks
-- [ ] TASK-001 Write the parser
-- [ ] TASK-002 Write the printer
-`;
 
 /** The fleet's limit: the first project makes two calls, the second one more, then waits. */
 const FLEET_CALLS = 3;
@@ -41,7 +29,7 @@ interface Machine {
 }
 
 function gitProject(machine: Machine, name: string, config: string): Promise<string> {
-  const files = { "plan.md": PLAN, ".claude/loop/config.yaml": config };
+  const files = { "plan.md": TWO_TASK_PLAN, ".claude/loop/config.yaml": config };
   return createGitProject(join(machine.folder, name), files, machine.env);
 }
 

@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import {
   describeWithPostgres,
@@ -13,22 +12,11 @@ import {
 } from "../../packages/postgres/src/testing/test-database.js";
 import { createGitProject } from "../support/git-repository.js";
 import { agentStarted, killLoopAndAgent, SLOW_AGENT } from "./slow-agent.js";
-import { type CliRun, LOOP_BIN, runCliProcess } from "./support.js";
+import { type CliRun, DEMO_AGENT, LOOP_BIN, runCliProcess, TWO_TASK_PLAN } from "./support.js";
 
 // `loop` with its state in PostgreSQL, the way a fleet runs it: real git projects, the real
 // `loop` binary, a real server, two projects on one machine sharing one database, and the
 // read-only commands run from a folder that is neither project.
-
-const DEMO_AGENT = fileURLToPath(
-  new URL("../../examples/cli-tour/demo-agent.mjs", import.meta.url),
-);
-
-const PLAN = `# Plan
-
-## Tasks
-- [ ] TASK-001 Write the parser
-- [ ] TASK-002 Write the printer
-`;
 
 describeWithPostgres("loop with --store postgres://", (url) => {
   let machine: string;
@@ -57,7 +45,7 @@ describeWithPostgres("loop with --store postgres://", (url) => {
   });
 
   const gitProject = (name: string, files: Record<string, string> = {}) =>
-    createGitProject(join(machine, name), { "plan.md": PLAN, ...files }, env);
+    createGitProject(join(machine, name), { "plan.md": TWO_TASK_PLAN, ...files }, env);
 
   const loop = (dir: string, args: readonly string[], extraEnv: Record<string, string> = {}) =>
     runCliProcess(args, dir, { ...env, ...extraEnv });

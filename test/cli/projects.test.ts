@@ -3,20 +3,15 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BLOCKED_ANSWER } from "../support/blocked-answer.js";
 import { createGitProject } from "../support/git-repository.js";
 import { agentStarted, killLoopAndAgent, SLOW_AGENT } from "./slow-agent.js";
-import { type CliRun, LOOP_BIN, runCliProcess } from "./support.js";
+import { type CliRun, DEMO_AGENT, LOOP_BIN, runCliProcess, TWO_TASK_PLAN } from "./support.js";
 import { shellQuote, TmuxPane } from "./tmux-pane.js";
 
 // Real projects, run the way a user runs them: real git repositories, the default state
 // location (no LOOP_STATE_DIR, no LOOP_TERMINAL_ID), and two projects on one machine, one HOME.
-
-const DEMO_AGENT = fileURLToPath(
-  new URL("../../examples/cli-tour/demo-agent.mjs", import.meta.url),
-);
 
 /** An agent that reads its prompt and answers without changing anything. */
 const IDLE_AGENT = `for await (const _ of process.stdin);
@@ -33,13 +28,6 @@ const NOTE_AGENT = `import { appendFileSync } from "node:fs";
 for await (const _ of process.stdin);
 appendFileSync("notes.md", "one more note\\n");
 console.log("Added a note.");
-`;
-
-const PLAN = `# Plan
-
-## Tasks
-- [ ] TASK-001 Write the parser
-- [ ] TASK-002 Write the printer
 `;
 
 let machine: string;
@@ -64,7 +52,7 @@ afterEach(async () => {
 
 /** A git repository with `plan.md` committed, as a user's project is. */
 function gitProject(name: string, files: Record<string, string> = {}): Promise<string> {
-  return createGitProject(join(machine, name), { "plan.md": PLAN, ...files }, env);
+  return createGitProject(join(machine, name), { "plan.md": TWO_TASK_PLAN, ...files }, env);
 }
 
 const loop = (dir: string, args: readonly string[]): Promise<CliRun> =>
@@ -136,7 +124,7 @@ describe("state per project", { timeout: 120_000 }, () => {
     expect(refused.stderr).toContain(
       `the state of terminal "default" in ${join(home, ".claude", "state")} belongs to another project (its plan is ${join(first, "plan.md")})`,
     );
-    expect(readFileSync(join(second, "plan.md"), "utf8")).toBe(PLAN);
+    expect(readFileSync(join(second, "plan.md"), "utf8")).toBe(TWO_TASK_PLAN);
   });
 
   it("loop init keeps what the loop writes out of git", async () => {
@@ -350,7 +338,9 @@ describe("a plan with nothing to do", { timeout: 60_000 }, () => {
     );
     expect(existsSync(join(empty, "notes.md"))).toBe(false);
 
-    const done = await gitProject("done", { "plan.md": PLAN.replaceAll("- [ ]", "- [x]") });
+    const done = await gitProject("done", {
+      "plan.md": TWO_TASK_PLAN.replaceAll("- [ ]", "- [x]"),
+    });
     const complete = await loop(done, ["run", ...agent("note-agent.mjs")]);
     expect(complete.code).toBe(0);
     expect(complete.stderr).toContain("exit: all_tasks_complete after 0 iterations");
@@ -363,7 +353,7 @@ describe("progress is the agent's work, not the loop's", { timeout: 120_000 }, (
     const repository = await gitProject("repo");
     const folder = join(machine, "folder");
     await mkdir(folder);
-    await writeFile(join(folder, "plan.md"), PLAN);
+    await writeFile(join(folder, "plan.md"), TWO_TASK_PLAN);
     const inGit = await loop(repository, ["run", ...agent("idle-agent.mjs")]);
     const outside = await loop(folder, ["run", ...agent("idle-agent.mjs")]);
     for (const run of [inGit, outside]) {
@@ -375,7 +365,7 @@ describe("progress is the agent's work, not the loop's", { timeout: 120_000 }, (
   it("says at the start when it cannot see every file: outside git, over 20,000 files", async () => {
     const folder = join(machine, "big");
     await mkdir(join(folder, "data"), { recursive: true });
-    await writeFile(join(folder, "plan.md"), PLAN);
+    await writeFile(join(folder, "plan.md"), TWO_TASK_PLAN);
     for (let batch = 0; batch < 21; batch++) {
       const names = Array.from({ length: 1000 }, (_, index) => `f${batch}-${index}.txt`);
       await Promise.all(names.map((name) => writeFile(join(folder, "data", name), "")));

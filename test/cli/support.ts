@@ -12,6 +12,22 @@ export const LOOP_BIN = fileURLToPath(new URL("../../packages/cli/dist/loop.js",
 /** The fake `claude` of the executor tests. */
 export const FAKE_CLAUDE = fileURLToPath(new URL("../fixtures/fake-claude.mjs", import.meta.url));
 
+/**
+ * The README tour's stand-in agent: it checks the box of the task its prompt names and ends
+ * with a RALPH_STATUS block (EXIT_SIGNAL true once no open task is left).
+ */
+export const DEMO_AGENT = fileURLToPath(
+  new URL("../../examples/cli-tour/demo-agent.mjs", import.meta.url),
+);
+
+/** A two-task plan, as a user's `plan.md` is. */
+export const TWO_TASK_PLAN = `# Plan
+
+## Tasks
+- [ ] TASK-001 Write the parser
+- [ ] TASK-002 Write the printer
+`;
+
 /** What a finished `loop` process left. */
 export type CliRun = ProcessRun;
 
