@@ -152,6 +152,12 @@ describeWithPostgres("loop with --store postgres://", (url) => {
     expect(frame.stdout).toContain("all_tasks_complete");
     expect(frame.stdout).toContain("loop_exit");
 
+    // In a project, without --terminal-id: its own loop, never the fleet's latest (web ran
+    // last, but its plan is elsewhere), also once status.json no longer names it.
+    await rm(join(api, ".claude", "loop", "status.json"));
+    const own = await loop(api, ["status", "--store", store]);
+    expect(own.stdout).toContain("loop status — terminal api");
+
     // A terminal of one project is not another's: refused, nothing written.
     const before = await rows(`SELECT count(*)::int AS n FROM <schema>.decision_events`);
     const refused = await loop(web, ["run", "--terminal-id", "api", ...demo]);

@@ -12,6 +12,7 @@ import {
 } from "@loop/core";
 import { createStatusFile, type LockHolderReport, type Status } from "@loop/fs";
 import { errorMessage } from "./error-message.js";
+import { belongsToProject } from "./state/belongs-to-project.js";
 import { type Project, STATUS_FILE_PATH } from "./project.js";
 
 /**
@@ -72,7 +73,8 @@ export async function readStatus(project: Project, problems: string[]): Promise<
 /**
  * The terminal to show: `--terminal-id` (or `LOOP_TERMINAL_ID`) when given; else this
  * terminal when it has a state; else the terminal `status.json` names (the loop running in
- * another terminal of this project); else the one whose state was updated last.
+ * another terminal of this project); else the one whose state was updated last (in a
+ * database, of the terminals whose plan is in this project).
  */
 export async function chooseTerminal(project: Project, status: Status | null): Promise<string> {
   if (project.terminalGiven) return project.terminalId;
@@ -83,6 +85,9 @@ export async function chooseTerminal(project: Project, status: Status | null): P
   let latest: { id: string; at: number } | null = null;
   for (const id of await project.store.terminals().catch(() => [])) {
     const read = await manager.readState(id, READ_ONLY).catch(() => null);
+    // A database holds every project's terminals: only this project's are candidates.
+    const plan = read?.state?.loop_metadata.plan_path ?? "";
+    if (project.stateRoot === null && !belongsToProject(plan, project.cwd)) continue;
     const at = Date.parse(read?.state?.loop_metadata.last_update ?? "");
     if (!Number.isNaN(at) && (latest === null || at > latest.at)) latest = { id, at };
   }
