@@ -12,8 +12,8 @@ import {
 } from "@loop/core";
 import { createStatusFile, type LockHolderReport, type Status } from "@loop/fs";
 import { errorMessage } from "./error-message.js";
-import { belongsToProject } from "./state/belongs-to-project.js";
 import { type Project, STATUS_FILE_PATH } from "./project.js";
+import { belongsToProject } from "./state/belongs-to-project.js";
 
 /**
  * How `loop status` and `loop monitor` read state: never repairing it (a corrupt document and
