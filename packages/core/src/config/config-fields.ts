@@ -107,6 +107,19 @@ export function textSetting(defaultValue: string, description: string) {
   return z.string(message).regex(/\S/, message).default(defaultValue).describe(description);
 }
 
+/**
+ * Where the state is kept: `files`, or a PostgreSQL URL (`postgres://` or `postgresql://`).
+ * What the URL reaches is for the CLI to find out when it connects.
+ */
+export function storeSetting(description: string) {
+  const message = expected("files, or a PostgreSQL URL postgres://user@host:5432/database");
+  return z
+    .string(message)
+    .regex(/^(?:files|postgres(?:ql)?:\/\/\S+)$/i, message)
+    .default("files")
+    .describe(description);
+}
+
 /** A list of non-empty strings whose default is a fresh copy of `defaultValue` each time. */
 export function textListSetting(defaultValue: readonly string[], description: string) {
   const itemMessage = expected("a non-empty string");

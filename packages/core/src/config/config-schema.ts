@@ -8,6 +8,7 @@ import {
   optionalCapSetting,
   optionalCountCapSetting,
   settingsSection,
+  storeSetting,
   textListSetting,
   textSetting,
   versionSetting,
@@ -112,8 +113,7 @@ const loopConfigObject = z
       ),
       state: settingsSection(
         {
-          store: textSetting(
-            "files",
+          store: storeSetting(
             "Where loops keep their state and decision events: files (the project's .claude/loop/state/, or --state-dir) or a PostgreSQL URL, postgres://user@host:5432/database, that a fleet shares (docs/running-a-fleet.md). --store and $LOOP_STORE override it.",
           ),
         },

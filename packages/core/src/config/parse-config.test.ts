@@ -296,6 +296,23 @@ describe("parseConfig: invalid values", () => {
       message: "expected a non-empty string, got 5",
     },
     {
+      label: "a store that is neither files nor a PostgreSQL URL",
+      yaml: "state:\n  store: mysql://db/loops\n",
+      path: ["state", "store"],
+      line: 2,
+      column: 10,
+      message:
+        'expected files, or a PostgreSQL URL postgres://user@host:5432/database, got "mysql://db/loops"',
+    },
+    {
+      label: "a fleet call limit that is not a whole number",
+      yaml: "fleet:\n  max_calls_per_hour: 2.5\n",
+      path: ["fleet", "max_calls_per_hour"],
+      line: 2,
+      column: 23,
+      message: "expected an integer ≥ 1, or null for no cap, got 2.5",
+    },
+    {
       label: "a value for a section",
       yaml: "exit_policy: strict\n",
       path: ["exit_policy"],
