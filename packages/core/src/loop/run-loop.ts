@@ -1,6 +1,7 @@
 import { EventEmitter } from "eventemitter3";
 import { checkConfig } from "../config/config-warnings.js";
 import type { LoopConfig } from "../config/loop-config.js";
+import { LoopError } from "../errors/loop-error.js";
 import { bestEffort } from "../observe/best-effort-logger.js";
 import { createDecisionEvent } from "../observe/create-decision-event.js";
 import type { DecisionEvent } from "../observe/decision-event.js";
@@ -26,7 +27,7 @@ import { fromRateWindow, toRateWindow } from "../state/persisted-rate-window.js"
 import { PlanInUseError } from "../state/plan-in-use-error.js";
 import { planLockId, projectLockId } from "../state/plan-lock-id.js";
 import { startRun } from "../state/start-run.js";
-import { StateLockedError } from "../state/state-errors.js";
+import { StateLockedError, StateStoreError } from "../state/state-errors.js";
 import { createStateManager, type StateManager } from "../state/state-manager.js";
 import type { StateLock } from "../state/state-store.js";
 import { toUsageLimitRecord, type UsageLimitRecord } from "../state/usage-limit-record.js";
@@ -162,10 +163,21 @@ class LoopRun {
     now: () => this.now(),
   });
 
+  /**
+   * What stops the run: the caller's `signal`, or the terminal's lock lost while the run holds
+   * it (`StateLock.signal`: a lease another holder took over), which stops the agent at once.
+   */
+  private readonly stopper = new AbortController();
+  /** Why the terminal's lock was lost, once it was: the run then ends with `state_error`. */
+  private lockLost: Error | null = null;
+
   constructor(
     private readonly options: RunLoopOptions,
     private readonly emitter: EventEmitter<LoopEvents>,
   ) {
+    const signal = options.signal;
+    if (signal?.aborted) this.stopper.abort(signal.reason);
+    signal?.addEventListener("abort", () => this.stopper.abort(signal.reason), { once: true });
     this.clock = options.clock ?? systemClock;
     this.terminalId = options.terminalId ?? "default";
     this.manager = createStateManager(options.store);
@@ -194,7 +206,8 @@ class LoopRun {
   /** What the workers of a parallel run use of this loop. */
   private parallelHost(): ParallelHost {
     return {
-      options: this.options,
+      // The workers stop on the run's stopper: the caller's signal or the lock lost.
+      options: { ...this.options, signal: this.stopper.signal },
       clock: this.clock,
       terminalId: this.terminalId,
       cache: this.cache,
@@ -356,6 +369,7 @@ class LoopRun {
         refused = StateLockedError.isInstance(error);
         throw error;
       });
+      this.watchLock(terminal);
       const config = await this.loadConfig();
       planLocks = await this.takePlanLocks(config).catch((error: unknown) => {
         refused = PlanInUseError.isInstance(error);
@@ -368,6 +382,8 @@ class LoopRun {
         });
       }
       exit = await this.loop(config);
+      // The lock was lost, and the run stopped as if aborted without a write refusing it.
+      if (this.lockLost !== null && exit.reason === "aborted") throw this.lockLost;
     } catch (error) {
       exit = { reason: reasonForError(error), error: asError(error), complete: false };
       if (!refused) {
@@ -396,6 +412,28 @@ class LoopRun {
       decision: this.lastDecision,
       error: exit.error,
     };
+  }
+
+  /**
+   * Stops the run at once when the terminal's lock is lost while it is held (its `signal`
+   * fires): the agent is stopped, and the run ends with `state_error` and the store's reason.
+   */
+  private watchLock(lock: StateLock | null): void {
+    const signal = lock?.signal;
+    if (signal === undefined) return;
+    const lost = () => {
+      const reason = signal.reason;
+      this.lockLost =
+        LoopError.isInstance(reason) && reason.code.startsWith("STATE")
+          ? reason
+          : new StateStoreError({
+              message: `the lock on terminal "${this.terminalId}" was lost while the loop held it: ${asError(reason).message}`,
+              cause: reason,
+            });
+      this.stopper.abort(this.lockLost);
+    };
+    if (signal.aborted) lost();
+    else signal.addEventListener("abort", lost, { once: true });
   }
 
   /** Takes the terminal's lock (`null` with a store that locks nothing). */
@@ -593,7 +631,7 @@ class LoopRun {
       }
 
       const before = this.decide(config, view, selection, null);
-      if (before.exit || this.options.signal?.aborted) {
+      if (before.exit || this.stopper.signal?.aborted) {
         return this.stop(before.reason ?? "aborted", view);
       }
 
@@ -613,7 +651,7 @@ class LoopRun {
       if (waited) continue;
       // The fleet's call, claimed once this loop's own limit allows one (a refusal counts
       // nothing). Aborted meanwhile: the next turn's decision stops the loop.
-      const claim = await this.shared?.claim(this.options.signal);
+      const claim = await this.shared?.claim(this.stopper.signal);
       if (claim !== undefined && claim.kind !== "granted") {
         if (claim.kind === "budget") {
           this.sharedBudget = claim.usage;
@@ -663,7 +701,7 @@ class LoopRun {
       const executed = await executeWithTimeout(this.options.executor, request, {
         clock: this.clock,
         timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
-        signal: this.options.signal,
+        signal: this.stopper.signal,
         recordProcess: this.agentProcesses.recordFor(iteration),
       });
       // The executor has seen its agent end: the record goes with the next write.
@@ -711,7 +749,7 @@ class LoopRun {
       );
       this.iterationInProgress = null;
       this.taskInProgress = null;
-      if (outcome.aborted || this.options.signal?.aborted) return this.stop("aborted", after);
+      if (outcome.aborted || this.stopper.signal?.aborted) return this.stop("aborted", after);
       if (this.lastDecision?.exit && this.lastDecision.reason)
         return this.stop(this.lastDecision.reason, after);
     }
@@ -753,7 +791,7 @@ class LoopRun {
       signals,
       verificationPassed: this.verificationPassed,
       now: this.clock.now(),
-      aborted: this.options.signal?.aborted === true,
+      aborted: this.stopper.signal?.aborted === true,
     });
     const decision = this.options.policy
       ? this.options.policy(input, shouldExit)
@@ -784,7 +822,7 @@ class LoopRun {
       message: `${decision.window.callsMade} of ${config.limits.max_calls_per_hour} calls this hour`,
     });
     await this.writeState();
-    await this.clock.sleep(decision.waitMs, this.options.signal);
+    await this.clock.sleep(decision.waitMs, this.stopper.signal);
     return true;
   }
 
@@ -792,7 +830,7 @@ class LoopRun {
   private async waitForSharedLimit(usage: SharedLimitsUsage, waitMs: number): Promise<void> {
     this.recordSharedWait(usage, waitMs);
     await this.writeState();
-    await this.clock.sleep(waitMs, this.options.signal);
+    await this.clock.sleep(waitMs, this.stopper.signal);
   }
 
   /** Waits out a usage limit. Never counts as a task failure or an iteration. */
@@ -812,7 +850,7 @@ class LoopRun {
       message: limit.message,
     });
     await this.writeState();
-    await this.clock.sleep(until - now, this.options.signal);
+    await this.clock.sleep(until - now, this.stopper.signal);
   }
 
   /** Books what a run cost, in this run's total and the state's. */

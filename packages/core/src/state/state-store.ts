@@ -23,6 +23,13 @@ export interface StateLock {
    * log the takeover; `null` when the lock was free.
    */
   readonly takenOverFrom: LockHolder | null;
+  /**
+   * Optional: aborts when the lock is lost while it is held — a lease another holder took over
+   * after it expired (the PostgreSQL store's). The loop then stops at once, its agent stopped,
+   * with `state_error` (the signal's `reason`, a `StateStoreError`-coded error, is the run's
+   * `error`). A store whose locks cannot be lost leaves it out.
+   */
+  readonly signal?: AbortSignal | undefined;
   /** Releases the lock. Idempotent. */
   release(): Promise<void>;
 }

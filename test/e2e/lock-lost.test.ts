@@ -1,0 +1,101 @@
+import {
+  type LockOptions,
+  runLoop,
+  type StateLock,
+  type StateSetOptions,
+  StateStoreError,
+} from "@loop/core";
+import {
+  completesTask,
+  createScriptedExecutor,
+  createTestClock,
+  hangs,
+  MemoryLogger,
+  MemoryStateStore,
+  memoryPlan,
+} from "@loop/memory";
+import { describe, expect, it } from "vitest";
+import { START, taskList } from "./support.js";
+
+// A lock a store can lose while the loop holds it (a lease another machine took over after it
+// expired): the loop stops at once — its agent stopped, not left to finish its iteration next
+// to the new holder's — and ends with state_error.
+
+/** A memory store whose terminal lock can be lost, refusing writes once it is (fencing). */
+class LosableLockStore extends MemoryStateStore {
+  readonly #lost = new AbortController();
+  writesAfterLoss = 0;
+
+  /** Loses the terminal's lock, as a lease taken over by another holder is. */
+  lose(): void {
+    this.#lost.abort(
+      new StateStoreError({ message: 'the lease on terminal "default" was taken over by pid 99' }),
+    );
+  }
+
+  override async lock(terminalId: string, options?: LockOptions): Promise<StateLock> {
+    const lock = await super.lock(terminalId, options);
+    if (terminalId !== "default") return lock;
+    return { ...lock, release: () => lock.release(), signal: this.#lost.signal };
+  }
+
+  override async set(
+    terminalId: string,
+    key: Parameters<MemoryStateStore["set"]>[1],
+    text: string,
+    options?: StateSetOptions,
+  ): Promise<void> {
+    if (this.#lost.signal.aborted) {
+      this.writesAfterLoss += 1;
+      throw this.#lost.signal.reason;
+    }
+    return super.set(terminalId, key, text, options);
+  }
+}
+
+describe("a lock lost while the loop holds it", () => {
+  it("stops the agent at once and ends with state_error, the store's reason as the error", async () => {
+    const store = new LosableLockStore();
+    const logger = new MemoryLogger();
+    const hang = hangs();
+    const executor = createScriptedExecutor([
+      completesTask(),
+      (request, context) => {
+        // The second agent is working when another holder takes the terminal over.
+        queueMicrotask(() => store.lose());
+        return hang(request, context);
+      },
+    ]);
+    const result = await runLoop({
+      plan: memoryPlan(taskList(3), { path: "plan.md" }),
+      executor,
+      store,
+      logger,
+      clock: createTestClock({ start: START }),
+    });
+    expect(result.exitReason).toBe("state_error");
+    expect(result.error?.message).toContain("was taken over by pid 99");
+    expect(executor.calls).toHaveLength(2);
+    // The hanging agent was stopped by the loop, not left to run out its iteration.
+    expect(executor.calls[1]?.signalAborted).toBe(true);
+    expect(result.tasksCompleted).toEqual(["TASK-001"]);
+    // The decision log says why (its final state write was refused, as the lost lock's are).
+    const error = logger.events.find((event) => event.event === "error");
+    expect(error?.payload).toMatchObject({ error_type: "StateStoreError" });
+    expect(String(error?.payload.error_message)).toContain("was taken over by pid 99");
+  });
+
+  it("a lock already lost when the loop starts stops it before any agent runs", async () => {
+    const store = new LosableLockStore();
+    store.lose();
+    const executor = createScriptedExecutor([]);
+    const result = await runLoop({
+      plan: memoryPlan(taskList(2), { path: "plan.md" }),
+      executor,
+      store,
+      clock: createTestClock({ start: START }),
+    });
+    expect(result.exitReason).toBe("state_error");
+    expect(executor.calls).toHaveLength(0);
+  });
+});
