@@ -1,10 +1,4 @@
-import {
-  type LockOptions,
-  runLoop,
-  type StateLock,
-  type StateSetOptions,
-  StateStoreError,
-} from "@loop/core";
+import { runLoop, type StateDocumentKey, type StateLock, StateStoreError } from "@loop/core";
 import {
   completesTask,
   createScriptedExecutor,
@@ -33,23 +27,18 @@ class LosableLockStore extends MemoryStateStore {
     );
   }
 
-  override async lock(terminalId: string, options?: LockOptions): Promise<StateLock> {
-    const lock = await super.lock(terminalId, options);
+  override async lock(terminalId: string): Promise<StateLock> {
+    const lock = await super.lock(terminalId);
     if (terminalId !== "default") return lock;
     return { ...lock, release: () => lock.release(), signal: this.#lost.signal };
   }
 
-  override async set(
-    terminalId: string,
-    key: Parameters<MemoryStateStore["set"]>[1],
-    text: string,
-    options?: StateSetOptions,
-  ): Promise<void> {
+  override async set(terminalId: string, key: StateDocumentKey, text: string): Promise<void> {
     if (this.#lost.signal.aborted) {
       this.writesAfterLoss += 1;
       throw this.#lost.signal.reason;
     }
-    return super.set(terminalId, key, text, options);
+    return super.set(terminalId, key, text);
   }
 }
 
