@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { runLoop, type StateDocumentKey, type StateLock, StateStoreError } from "@loop/core";
 import {
   completesTask,
@@ -19,6 +20,11 @@ import { START, taskList } from "./support.js";
 class LosableLockStore extends MemoryStateStore {
   readonly #lost = new AbortController();
   writesAfterLoss = 0;
+
+  /** The signal the terminal's locks carry. */
+  get lockSignal(): AbortSignal {
+    return this.#lost.signal;
+  }
 
   /** Loses the terminal's lock, as a lease taken over by another holder is. */
   lose(): void {
@@ -86,5 +92,28 @@ describe("a lock lost while the loop holds it", () => {
     });
     expect(result.exitReason).toBe("state_error");
     expect(executor.calls).toHaveLength(0);
+  });
+
+  it("keeps no listener on the caller's signal or the lock's once the run is over", async () => {
+    const store = new LosableLockStore();
+    const caller = new AbortController();
+    for (let run = 0; run < 3; run += 1) {
+      const result = await runLoop({
+        plan: memoryPlan(taskList(1), { path: `plan-${run}.md` }),
+        executor: createScriptedExecutor([completesTask({ exitSignal: true })]),
+        store: new MemoryStateStore(),
+        clock: createTestClock({ start: START }),
+        signal: caller.signal,
+      });
+      expect(result.exitReason).not.toBe("state_error");
+    }
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+    await runLoop({
+      plan: memoryPlan(taskList(1), { path: "plan.md" }),
+      executor: createScriptedExecutor([completesTask({ exitSignal: true })]),
+      store,
+      clock: createTestClock({ start: START }),
+    });
+    expect(getEventListeners(store.lockSignal, "abort")).toHaveLength(0);
   });
 });

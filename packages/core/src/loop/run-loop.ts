@@ -170,6 +170,10 @@ class LoopRun {
   private readonly stopper = new AbortController();
   /** Why the terminal's lock was lost, once it was: the run then ends with `state_error`. */
   private lockLost: Error | null = null;
+  /** Passes the caller's abort on to the stopper (removed when the run ends). */
+  private readonly forwardAbort = () => this.stopper.abort(this.options.signal?.reason);
+  /** Stops listening to the terminal lock's signal (set while a lock is watched). */
+  private unwatchLock: () => void = () => {};
 
   constructor(
     private readonly options: RunLoopOptions,
@@ -177,7 +181,7 @@ class LoopRun {
   ) {
     const signal = options.signal;
     if (signal?.aborted) this.stopper.abort(signal.reason);
-    signal?.addEventListener("abort", () => this.stopper.abort(signal.reason), { once: true });
+    signal?.addEventListener("abort", this.forwardAbort, { once: true });
     this.clock = options.clock ?? systemClock;
     this.terminalId = options.terminalId ?? "default";
     this.manager = createStateManager(options.store);
@@ -394,6 +398,9 @@ class LoopRun {
         await this.finish(exit.reason).catch(() => undefined);
       }
     } finally {
+      // A caller's signal may outlive many runs: it keeps no listener of this one.
+      this.options.signal?.removeEventListener("abort", this.forwardAbort);
+      this.unwatchLock();
       for (const lock of [...planLocks].reverse()) await lock.release().catch(() => undefined);
       await terminal?.release().catch(() => undefined);
       await this.logger?.flush();
@@ -433,7 +440,10 @@ class LoopRun {
       this.stopper.abort(this.lockLost);
     };
     if (signal.aborted) lost();
-    else signal.addEventListener("abort", lost, { once: true });
+    else {
+      signal.addEventListener("abort", lost, { once: true });
+      this.unwatchLock = () => signal.removeEventListener("abort", lost);
+    }
   }
 
   /** Takes the terminal's lock (`null` with a store that locks nothing). */
@@ -631,7 +641,7 @@ class LoopRun {
       }
 
       const before = this.decide(config, view, selection, null);
-      if (before.exit || this.stopper.signal?.aborted) {
+      if (before.exit || this.stopper.signal.aborted) {
         return this.stop(before.reason ?? "aborted", view);
       }
 
@@ -749,7 +759,7 @@ class LoopRun {
       );
       this.iterationInProgress = null;
       this.taskInProgress = null;
-      if (outcome.aborted || this.stopper.signal?.aborted) return this.stop("aborted", after);
+      if (outcome.aborted || this.stopper.signal.aborted) return this.stop("aborted", after);
       if (this.lastDecision?.exit && this.lastDecision.reason)
         return this.stop(this.lastDecision.reason, after);
     }
@@ -791,7 +801,7 @@ class LoopRun {
       signals,
       verificationPassed: this.verificationPassed,
       now: this.clock.now(),
-      aborted: this.stopper.signal?.aborted === true,
+      aborted: this.stopper.signal.aborted === true,
     });
     const decision = this.options.policy
       ? this.options.policy(input, shouldExit)
