@@ -192,3 +192,26 @@ export async function openLoopProject(
     config,
   };
 }
+
+/**
+ * {@link openLoopProject}, then `work` on the project and its config; the backend is closed
+ * when `work` is done, whatever it did (a database's pool ended).
+ *
+ * @param command - the command's name, for the lines on stderr.
+ * @param io - the CLI's environment.
+ * @param values - the command's options.
+ * @param work - what the command does with the project.
+ */
+export async function withLoopProject<Result>(
+  command: string,
+  io: CliIo,
+  values: Readonly<Record<string, string | boolean | undefined>>,
+  work: (project: Project, config: LoopConfig) => Promise<Result>,
+): Promise<Result> {
+  const { project, config } = await openLoopProject(command, io, values);
+  try {
+    return await work(project, config);
+  } finally {
+    await project.backend.close();
+  }
+}

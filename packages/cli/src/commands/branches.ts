@@ -16,7 +16,7 @@ import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
 import { CLI_EXIT_CODES } from "../exit-codes.js";
 import { plural } from "../format/plural.js";
-import { openLoopProject, PROJECT_OPTIONS, type Project, projectOptionsHelp } from "../project.js";
+import { PROJECT_OPTIONS, type Project, projectOptionsHelp, withLoopProject } from "../project.js";
 import { createStyle } from "../style.js";
 import { UsageError } from "../usage-error.js";
 
@@ -240,18 +240,19 @@ async function branches(args: readonly string[], io: CliIo): Promise<number> {
       `loop branches: unknown subcommand ${JSON.stringify(name)}.${hint} Use list, discard or retry; see \`loop branches --help\`.`,
     );
   }
-  const { project, config } = await openLoopProject("branches", io, values);
-  const planPath = project.resolve(textOption(values.plan) ?? config.plans.default_plan);
-  const workspaces = await projectWorkspaces(project, planPath);
-  return subcommand({
-    io,
-    project,
-    config,
-    planPath,
-    plan: shown(project, planPath),
-    workspaces,
-    values,
-    positionals: rest,
+  return withLoopProject("branches", io, values, async (project, config) => {
+    const planPath = project.resolve(textOption(values.plan) ?? config.plans.default_plan);
+    const workspaces = await projectWorkspaces(project, planPath);
+    return subcommand({
+      io,
+      project,
+      config,
+      planPath,
+      plan: shown(project, planPath),
+      workspaces,
+      values,
+      positionals: rest,
+    });
   });
 }
 

@@ -12,7 +12,7 @@ import { FOLLOW_POLL_MS, followLogs } from "../logs/follow-logs.js";
 import { logListLines } from "../logs/log-list.js";
 import { createLogSource } from "../logs/log-source.js";
 import { type LogPlace, logsOfTask, noLogsError, selectLog } from "../logs/select-log.js";
-import { openLoopProject, PROJECT_OPTIONS, type Project, projectOptionsHelp } from "../project.js";
+import { PROJECT_OPTIONS, type Project, projectOptionsHelp, withLoopProject } from "../project.js";
 import { createStyle } from "../style.js";
 import { UsageError } from "../usage-error.js";
 
@@ -137,30 +137,31 @@ async function logs(args: readonly string[], io: CliIo): Promise<number> {
       "loop logs: --follow shows new logs as they come; it does not go with --iteration or --list.",
     );
   }
-  const { project, config } = await openLoopProject("logs", io, values);
-  const folder = project.resolve(config.logging.iteration_logs);
-  if (values.follow === true) return follow(io, project, folder, task);
+  return withLoopProject("logs", io, values, async (project, config) => {
+    const folder = project.resolve(config.logging.iteration_logs);
+    if (values.follow === true) return follow(io, project, folder, task);
 
-  const terminalId = await chooseLogTerminal(project, folder);
-  const all = await listIterationLogs({ folder, terminalId });
-  const place: LogPlace = {
-    terminalId,
-    folder: shown(project, join(folder, terminalId)),
-    otherTerminals: all.length === 0 ? await otherTerminals(folder, terminalId) : [],
-  };
-  if (all.length === 0) throw noLogsError(place);
-  if (values.list === true) {
-    const listed = logsOfTask(all, task).filter(
-      (log) => iteration === undefined || log.iteration === iteration,
-    );
-    if (listed.length === 0) selectLog(all, { iteration, task }, place); // throws, saying why
-    const heading = `Iteration logs of terminal ${terminalId} (${place.folder}):`;
-    const style = createStyle(io.stdout, io.env);
-    io.stdout.write(`${logListLines(listed, heading, style, Date.now()).join("\n")}\n`);
+    const terminalId = await chooseLogTerminal(project, folder);
+    const all = await listIterationLogs({ folder, terminalId });
+    const place: LogPlace = {
+      terminalId,
+      folder: shown(project, join(folder, terminalId)),
+      otherTerminals: all.length === 0 ? await otherTerminals(folder, terminalId) : [],
+    };
+    if (all.length === 0) throw noLogsError(place);
+    if (values.list === true) {
+      const listed = logsOfTask(all, task).filter(
+        (log) => iteration === undefined || log.iteration === iteration,
+      );
+      if (listed.length === 0) selectLog(all, { iteration, task }, place); // throws, saying why
+      const heading = `Iteration logs of terminal ${terminalId} (${place.folder}):`;
+      const style = createStyle(io.stdout, io.env);
+      io.stdout.write(`${logListLines(listed, heading, style, Date.now()).join("\n")}\n`);
+      return CLI_EXIT_CODES.complete;
+    }
+    await printLog(io, selectLog(all, { iteration, task }, place));
     return CLI_EXIT_CODES.complete;
-  }
-  await printLog(io, selectLog(all, { iteration, task }, place));
-  return CLI_EXIT_CODES.complete;
+  });
 }
 
 /**

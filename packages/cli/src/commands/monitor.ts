@@ -7,7 +7,7 @@ import { CLI_EXIT_CODES } from "../exit-codes.js";
 import { readLoopSnapshot } from "../loop-snapshot.js";
 import { runLiveMonitor } from "../monitor/live-monitor.js";
 import { renderMonitorFrame } from "../monitor/render-frame.js";
-import { openLoopProject, PROJECT_OPTIONS, type Project, projectOptionsHelp } from "../project.js";
+import { PROJECT_OPTIONS, type Project, projectOptionsHelp, withLoopProject } from "../project.js";
 import { createStyle } from "../style.js";
 import { UsageError } from "../usage-error.js";
 
@@ -71,14 +71,11 @@ async function monitor(args: readonly string[], io: CliIo): Promise<number> {
       "loop monitor: standard output is not a terminal; the live dashboard needs one. Use `loop monitor --once` for one plain-text frame.",
     );
   }
-  const { project, config } = await openLoopProject("monitor", io, values);
-  try {
-    return await (once
+  return withLoopProject("monitor", io, values, (project, config) =>
+    once
       ? printOneFrame(project, config, eventCount, io)
-      : runLiveMonitor({ io, project, config, eventCount }));
-  } finally {
-    await project.backend.close();
-  }
+      : runLiveMonitor({ io, project, config, eventCount }),
+  );
 }
 
 /** `loop monitor --once`: one plain-text frame. */

@@ -3,7 +3,7 @@ import type { CliIo } from "../cli-io.js";
 import { withCommandErrors } from "../command-errors.js";
 import type { CommandModule } from "../command-module.js";
 import { summarizeReset } from "../format/reset-summary.js";
-import { openLoopProject, PROJECT_OPTIONS, projectOptionsHelp } from "../project.js";
+import { PROJECT_OPTIONS, projectOptionsHelp, withLoopProject } from "../project.js";
 import { RESET_PART_OPTIONS, RESET_PART_OPTIONS_HELP, resetPartsOf } from "../reset/reset-parts.js";
 import { resetTerminal } from "../reset/reset-terminal.js";
 import { createStyle } from "../style.js";
@@ -41,32 +41,34 @@ const OPTIONS = {
 async function reset(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs("reset", args, OPTIONS, 0);
   const parts = resetPartsOf(values);
-  const { project, config } = await openLoopProject("reset", io, values);
-  const style = createStyle(io.stderr, io.env);
-  const warn = (message: string) => io.stderr.write(`${style.yellow(`loop reset: ${message}`)}\n`);
-  const done = await resetTerminal(project, config, { parts, now: Date.now(), warn });
-  if (values.json === true) {
-    const report =
-      done === null
-        ? { terminalId: project.terminalId, parts: null, before: null, after: null }
-        : {
-            terminalId: project.terminalId,
-            parts: done.parts,
-            before: done.before,
-            after: done.after,
-          };
-    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  return withLoopProject("reset", io, values, async (project, config) => {
+    const style = createStyle(io.stderr, io.env);
+    const warn = (message: string) =>
+      io.stderr.write(`${style.yellow(`loop reset: ${message}`)}\n`);
+    const done = await resetTerminal(project, config, { parts, now: Date.now(), warn });
+    if (values.json === true) {
+      const report =
+        done === null
+          ? { terminalId: project.terminalId, parts: null, before: null, after: null }
+          : {
+              terminalId: project.terminalId,
+              parts: done.parts,
+              before: done.before,
+              after: done.after,
+            };
+      io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      return 0;
+    }
+    if (done === null) {
+      io.stdout.write(
+        `Nothing to reset: terminal ${project.terminalId} has no loop state in ${project.backend.where}.\n`,
+      );
+      return 0;
+    }
+    io.stdout.write(`Reset terminal ${project.terminalId}: ${summarizeReset(done)}.\n`);
+    io.stdout.write("The plan is unchanged; `loop run` goes on from here.\n");
     return 0;
-  }
-  if (done === null) {
-    io.stdout.write(
-      `Nothing to reset: terminal ${project.terminalId} has no loop state in ${project.backend.where}.\n`,
-    );
-    return 0;
-  }
-  io.stdout.write(`Reset terminal ${project.terminalId}: ${summarizeReset(done)}.\n`);
-  io.stdout.write("The plan is unchanged; `loop run` goes on from here.\n");
-  return 0;
+  });
 }
 
 /** `loop reset`: the way back from a safety stop (breaker, given-up tasks, counters, session). */

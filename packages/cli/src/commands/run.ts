@@ -150,6 +150,8 @@ interface RunArguments extends ParsedArgs {
   readonly name: ExecutorName;
   /** Everything after `--`, for the agent. */
   readonly extraArgs: readonly string[];
+  /** The `limits` the options override (`--calls`, `--max-cost`, …). */
+  readonly limits: Readonly<Record<string, number>>;
   /** The fleet's shared limits (`fleet.*` of the config), `null` when it sets none. */
   readonly sharedLimits: SharedLimits | null;
 }
@@ -160,11 +162,18 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
   const extraArgs = separator < 0 ? [] : args.slice(separator + 1);
   const parsed = parseCommandArgs("run", own, RUN_OPTIONS, 1);
   const name = executorName(textOption(parsed.values.executor), textOption(parsed.values.cmd));
+  // The command line's own mistakes are usage errors, said before anything is opened.
+  const limits = limitOverrides(parsed.values);
   const { project, config } = await openLoopProject("run", io, parsed.values);
   let sharedLimits: ClosableSharedLimits | null = null;
   try {
     sharedLimits = await openFleetLimits(project, config, io);
-    return await runProject(project, config, { ...parsed, name, extraArgs, sharedLimits }, io);
+    return await runProject(
+      project,
+      config,
+      { ...parsed, name, extraArgs, limits, sharedLimits },
+      io,
+    );
   } finally {
     await sharedLimits?.close();
     await project.backend.close();
@@ -174,10 +183,9 @@ async function run(args: readonly string[], io: CliIo): Promise<number> {
 async function runProject(
   project: Project,
   config: LoopConfig,
-  { values, positionals, name, extraArgs, sharedLimits }: RunArguments,
+  { values, positionals, name, extraArgs, limits, sharedLimits }: RunArguments,
   io: CliIo,
 ): Promise<number> {
-  const limits = limitOverrides(values);
   const overrides: LoopConfigInput = Object.keys(limits).length > 0 ? { limits } : {};
   const planPath = project.resolve(positionals[0] ?? config.plans.default_plan);
   await checkPlanFile(planPath, project.cwd);

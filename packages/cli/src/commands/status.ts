@@ -11,7 +11,7 @@ import { formatCost } from "../format/format-cost.js";
 import { runLine } from "../format/run-line.js";
 import { workerLines } from "../format/worker-lines.js";
 import { type LoopSnapshot, readLoopSnapshot } from "../loop-snapshot.js";
-import { openLoopProject, PROJECT_OPTIONS, type Project, projectOptionsHelp } from "../project.js";
+import { PROJECT_OPTIONS, type Project, projectOptionsHelp, withLoopProject } from "../project.js";
 import { readLoopList } from "../status/loop-list.js";
 import { loopListLines } from "../status/loop-list-lines.js";
 import { createStyle, type Style } from "../style.js";
@@ -129,14 +129,11 @@ function lines(
 async function status(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs("status", args, OPTIONS, 0);
   const eventCount = countOption("status", "events", values.events) ?? 5;
-  const { project, config } = await openLoopProject("status", io, values);
-  try {
-    return await (values.all === true
+  return withLoopProject("status", io, values, (project, config) =>
+    values.all === true
       ? statusAll(project, config, values.json === true, io)
-      : statusOne(project, config, values.json === true, eventCount, io));
-  } finally {
-    await project.backend.close();
-  }
+      : statusOne(project, config, values.json === true, eventCount, io),
+  );
 }
 
 /** `loop status --all`: every loop of the store, a line each. */

@@ -10,7 +10,7 @@ import { type OptionSpec, parseCommandArgs } from "../args.js";
 import type { CliIo } from "../cli-io.js";
 import { errorMessage } from "../error-message.js";
 import { CLI_EXIT_CODES } from "../exit-codes.js";
-import { openLoopProject, PROJECT_OPTIONS } from "../project.js";
+import { PROJECT_OPTIONS, withLoopProject } from "../project.js";
 import { UsageError } from "../usage-error.js";
 import { HOOK_FILES } from "./hook-files.js";
 import { hookUsageExitCode } from "./hook-usage-exit-code.js";
@@ -41,15 +41,21 @@ async function decide(
   values: OptionValues,
   io: CliIo,
 ): Promise<StopHookResult> {
-  const { project, config } = await openLoopProject("hook stop", { ...io, cwd: input.cwd }, values);
-  return handleStopHook(input, {
-    ...HOOK_FILES,
-    config,
-    lookbackTurns: config.verification.lookback_turns,
-    stateStore: project.store,
-    // Claude Code gives its hooks its environment, `env` of its settings included.
-    blockCap: readStopHookBlockCap(io.env[STOP_HOOK_BLOCK_CAP_VARIABLE]),
-  });
+  return withLoopProject(
+    "hook stop",
+    { ...io, cwd: input.cwd },
+    values,
+    async (project, config) => {
+      return handleStopHook(input, {
+        ...HOOK_FILES,
+        config,
+        lookbackTurns: config.verification.lookback_turns,
+        stateStore: project.store,
+        // Claude Code gives its hooks its environment, `env` of its settings included.
+        blockCap: readStopHookBlockCap(io.env[STOP_HOOK_BLOCK_CAP_VARIABLE]),
+      });
+    },
+  );
 }
 
 function allowing(io: CliIo, message: string): number {
