@@ -95,6 +95,7 @@ const pinned: Record<string, string[]> = {
     "createVerifierLog",
     "filePlan",
     "findInvalidUtf8",
+    "isProcessAlive",
     "listIterationLogTerminals",
     "listIterationLogs",
     "loadConfigFile",

@@ -42,6 +42,7 @@ export {
 } from "./log-rotation.js";
 export { LogWriteError, type LogWriteErrorOptions } from "./log-write-error.js";
 export { PlanNotFoundError, type PlanNotFoundErrorOptions } from "./plan-not-found-error.js";
+export { isProcessAlive } from "./process-alive.js";
 export { createStatusFile, type StatusFile, type StatusFileOptions } from "./status-file.js";
 export { StatusFileError } from "./status-file-error.js";
 export { type Status, StatusWriteSchema } from "./status-file-schema.js";

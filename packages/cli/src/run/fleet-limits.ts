@@ -1,7 +1,7 @@
-import { homedir } from "node:os";
 import { type LoopConfig, LoopError } from "@loop/core";
 import type { CliIo } from "../cli-io.js";
 import { errorMessage } from "../error-message.js";
+import { homeFolder } from "../home-folder.js";
 import type { Project } from "../project.js";
 import type { ClosableSharedLimits } from "../store/project-backend.js";
 
@@ -22,7 +22,7 @@ export async function openFleetLimits(
 ): Promise<ClosableSharedLimits | null> {
   const { max_calls_per_hour: maxCallsPerHour, max_cost_usd: maxCostUsd, name } = config.fleet;
   if (maxCallsPerHour === null && maxCostUsd === null) return null;
-  const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
+  const home = homeFolder(io);
   try {
     return await project.backend.openSharedLimits({ name, maxCallsPerHour, maxCostUsd, home });
   } catch (error) {

@@ -1,8 +1,8 @@
 import { cp, rm, stat } from "node:fs/promises";
-import { homedir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { createFileStateStore } from "@loop/fs";
 import type { CliIo } from "../cli-io.js";
+import { homeFolder } from "../home-folder.js";
 import type { Project } from "../project.js";
 import { belongsToProject } from "./belongs-to-project.js";
 import { planPathOfState } from "./check-state-owner.js";
@@ -15,8 +15,7 @@ export type HomeStateMove =
 
 /** The seed's state root, `~/.claude/state`, with `HOME` from the CLI's environment. */
 function homeStateRoot(io: CliIo): string {
-  const home = io.env.HOME !== undefined && io.env.HOME !== "" ? io.env.HOME : homedir();
-  return join(home, ".claude", "state");
+  return join(homeFolder(io), ".claude", "state");
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { LoopError } from "@loop/core";
-import { createJsonlLogger } from "@loop/fs";
+import { createJsonlLogger, isProcessAlive } from "@loop/fs";
 import {
   createPostgresLogger,
   createPostgresSharedLimits,
@@ -40,16 +40,6 @@ export function splitSchema(url: string): {
   if (schema === undefined) return { connectionString: url, schema };
   parsed.searchParams.delete("schema");
   return { connectionString: parsed.toString(), schema };
-}
-
-/** Whether a process of this host still runs (`kill -0`). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /**
@@ -93,7 +83,7 @@ export function postgresBackend(url: string): ProjectBackend {
       if (lease === null) return null;
       const { holder } = lease;
       const here = holder.host === hostname();
-      return { holder, alive: lease.expired ? false : here ? isRunning(holder.pid) : true };
+      return { holder, alive: lease.expired ? false : here ? isProcessAlive(holder.pid) : true };
     },
     async lastEvents(terminalId, count) {
       if (count <= 0) return [];
