@@ -81,6 +81,9 @@ describe("scenario 10: a crash, then resume", () => {
       start(2, "TASK-002"),
       end(2, ["TASK-001", "TASK-002"]),
       start(3, "TASK-003"),
+      // Iteration 3's outcome is saved while the loop prepares iteration 4 (runLoop's deferred
+      // write): its end is logged, then the failed save stops the loop before another call.
+      end(3, ["TASK-001", "TASK-002", "TASK-003"]),
       [
         "error",
         {

@@ -168,6 +168,14 @@ class LoopRun {
    * it (`StateLock.signal`: a lease another holder took over), which stops the agent at once.
    */
   private readonly stopper = new AbortController();
+  /** The last state write asked for; it never rejects (each caller sees its own failure). */
+  private lastWrite: Promise<void> = Promise.resolve();
+  /** A deferred write's failure, thrown where the loop next depends on its state being saved. */
+  private deferredFailure: {
+    readonly error: unknown;
+    readonly iteration: number;
+    readonly taskId: string | null;
+  } | null = null;
   /** Why the terminal's lock was lost, once it was: the run then ends with `state_error`. */
   private lockLost: Error | null = null;
   /** Passes the caller's abort on to the stopper (removed when the run ends). */
@@ -241,6 +249,8 @@ class LoopRun {
           config.plans.optional_headings,
         );
         await this.afterExecution(config, before, task, result, timedOut, iteration, aborted);
+        // A worker's outcome is saved before its settling ends, as its next start expects.
+        await this.settleWrites();
         return this.lastDecision;
       },
       keepBranch: (taskId, branch) => {
@@ -395,6 +405,9 @@ class LoopRun {
           error,
           this.iterationInProgress ?? this.state?.loop_metadata.iterations ?? 0,
         );
+        // The run ends on this error: a deferred write's failure, if any, does not keep its
+        // final state from being written (as a failed final write, it is not reported).
+        this.deferredFailure = null;
         await this.finish(exit.reason).catch(() => undefined);
       }
     } finally {
@@ -532,13 +545,47 @@ class LoopRun {
     if (stopped !== null) this.record("previous_agent_stopped", stopped);
   }
 
-  private async writeState(): Promise<void> {
-    if (this.state === null) return;
+  /**
+   * Saves the state as it is now. Writes are made one at a time, in the order they are asked
+   * for (each a snapshot of the state when asked), whatever the store does with concurrent
+   * ones: a parallel run's workers and a deferred write never land out of order.
+   */
+  private writeState(): Promise<void> {
+    if (this.state === null) return Promise.resolve();
     this.state = {
       ...this.state,
       loop_metadata: { ...this.state.loop_metadata, last_update: this.now() },
     };
-    await this.manager.writeState(this.terminalId, this.state);
+    const state = this.state;
+    const write = this.lastWrite.then(() => this.manager.writeState(this.terminalId, state));
+    this.lastWrite = write.catch(() => undefined);
+    return write;
+  }
+
+  /**
+   * Saves the state as it is now without waiting for the write: an iteration's outcome is
+   * written while the loop prepares the next one (its log, its config, its plan). It is saved
+   * before anything depends on it — the next agent's start or call claim, the end of the run
+   * ({@link settleWrites}) — and a failure stops the loop there.
+   */
+  private deferWrite(iteration: number, taskId: string | null): void {
+    this.writeState().catch((error: unknown) => {
+      this.deferredFailure ??= { error, iteration, taskId };
+    });
+  }
+
+  /**
+   * Waits for every write asked for; throws a deferred one's failure, which the run's error
+   * event then names with the iteration and task whose outcome it was saving.
+   */
+  private async settleWrites(): Promise<void> {
+    await this.lastWrite;
+    const failure = this.deferredFailure;
+    this.deferredFailure = null;
+    if (failure === null) return;
+    this.iterationInProgress = failure.iteration;
+    this.taskInProgress = failure.taskId;
+    throw failure.error;
   }
 
   /** What the exit record carries beyond its reason: what the agent said, or the limit hit. */
@@ -557,6 +604,7 @@ class LoopRun {
 
   private async finish(reason: ExitReason): Promise<void> {
     if (this.state === null) return;
+    await this.settleWrites();
     await this.settleSharedCosts();
     const run = this.state.run;
     const report = this.exitReport(reason);
@@ -659,6 +707,8 @@ class LoopRun {
 
       const waited = await this.waitForRateLimit(config);
       if (waited) continue;
+      // The last iteration's outcome is saved before a call is claimed or an agent started.
+      await this.settleWrites();
       // The fleet's call, claimed once this loop's own limit allows one (a refusal counts
       // nothing). Aborted meanwhile: the next turn's decision stops the loop.
       const claim = await this.shared?.claim(this.stopper.signal);
@@ -993,18 +1043,19 @@ class LoopRun {
     for (const id of tasksCompleted) this.emitter.emit("task-complete", { taskId: id, iteration });
 
     this.verify(config, view, result);
-    await this.writeState();
+    this.deferWrite(iteration, task?.id ?? null);
     const current = this.state as LoopState;
-    void updateMetrics(
-      this.options.store,
-      this.terminalId,
-      {
-        iterations: current.loop_metadata.iterations,
-        tasks_completed: current.completed_tasks.length,
-        tasks_failed: current.failed_tasks.length,
-        last_update: this.now(),
-      },
-      { onError: (error) => this.options.onLoggerError?.(error) },
+    const metrics = {
+      iterations: current.loop_metadata.iterations,
+      tasks_completed: current.completed_tasks.length,
+      tasks_failed: current.failed_tasks.length,
+      last_update: this.now(),
+    };
+    // Derived from the state: written once the state it is derived from is.
+    void this.lastWrite.then(() =>
+      updateMetrics(this.options.store, this.terminalId, metrics, {
+        onError: (error) => this.options.onLoggerError?.(error),
+      }),
     );
 
     // A wrap-up on a finished plan (no task was given): what it did, for `plan_complete`.
