@@ -27,8 +27,8 @@ function slowStore(inner: MemoryStateStore) {
     get: (terminalId, key, version) => inner.get(terminalId, key, version),
     delete: (terminalId, key) => inner.delete(terminalId, key),
     lock: (terminalId) => inner.lock(terminalId),
-    async set(terminalId, key, text, options) {
-      if (key !== "loop_state") return inner.set(terminalId, key, text, options);
+    async set(terminalId, key, text) {
+      if (key !== "loop_state") return inner.set(terminalId, key, text);
       seen.inFlight += 1;
       seen.mostAtOnce = Math.max(seen.mostAtOnce, seen.inFlight);
       writes += 1;
@@ -36,7 +36,7 @@ function slowStore(inner: MemoryStateStore) {
       // an older state last.
       await turns(writes % 2 === 1 ? 50 : 1);
       seen.iterations.push(JSON.parse(text).loop_metadata.iterations);
-      await inner.set(terminalId, key, text, options);
+      await inner.set(terminalId, key, text);
       seen.inFlight -= 1;
     },
   };
