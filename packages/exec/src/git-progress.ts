@@ -323,7 +323,7 @@ async function snapshotDirectory(
   }
   const excluded = progressExclusions(cwd, top, settings.exclude);
   const { head, status } = await readRepository(cwd, excluded);
-  const fingerprints = await fingerprintsOf(top, status.keys());
+  const fingerprints = fingerprintsOf(top, status.keys());
   return { cwd, kind: "git", head, status, fingerprints, truncated: false };
 }
 
@@ -368,10 +368,8 @@ async function compareDirectory(
   const listed = (map: ReadonlyMap<string, string>) =>
     rewritten.size === 0 ? map : new Map([...map].filter(([path]) => !rewritten.has(path)));
   differing(listed(before.status), listed(status), changed);
-  const [fingerprints, rewrittenNow] = await Promise.all([
-    fingerprintsOf(top, status.keys()),
-    fingerprintsOf(top, rewritten.keys()),
-  ]);
+  const fingerprints = fingerprintsOf(top, status.keys());
+  const rewrittenNow = fingerprintsOf(top, rewritten.keys());
   for (const [path, print] of fingerprints) {
     if (before.fingerprints.has(path) && before.fingerprints.get(path) !== print) changed.add(path);
   }

@@ -1,4 +1,4 @@
-import { realpath } from "node:fs/promises";
+import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { GitRepositorySnapshot } from "./git-progress.js";
 import { progressExclusions } from "./progress-exclusions.js";
@@ -13,10 +13,11 @@ export interface RebaseSettings {
 }
 
 /** `path` as its real path (symbolic links resolved), or only made absolute when it is missing. */
-async function realPathOf(path: string): Promise<string> {
+function realPathOf(path: string): string {
   const absolute = resolve(path);
   try {
-    return await realpath(absolute);
+    // Synchronous, as the fingerprints' stats: answered from the system's cache.
+    return realpathSync.native(absolute);
   } catch {
     return absolute;
   }
@@ -32,15 +33,15 @@ function inside(base: string, path: string): string | null {
 }
 
 /** The files of `rewritten` inside the repository at `top`, relative to it, not the loop's own. */
-async function rewrittenInside(
+function rewrittenInside(
   snapshot: GitRepositorySnapshot,
   top: string,
   rewritten: readonly string[],
   settings: RebaseSettings,
-): Promise<string[]> {
+): string[] {
   if (rewritten.length === 0) return [];
   const excluded = progressExclusions(snapshot.cwd, top, settings.exclude);
-  const [realTop, ...paths] = await Promise.all([top, ...rewritten].map(realPathOf));
+  const [realTop, ...paths] = [top, ...rewritten].map(realPathOf);
   return paths
     .map((path) => inside(realTop ?? top, path))
     .filter((path): path is string => path !== null && !excluded(path));
@@ -71,11 +72,9 @@ export async function rebaseRepository(
   settings: RebaseSettings,
 ): Promise<GitRepositorySnapshot> {
   const top = (await settings.topOf(snapshot.cwd)) ?? snapshot.cwd;
-  const written = await rewrittenInside(snapshot, top, rewritten, settings);
-  const [now, writtenNow] = await Promise.all([
-    fingerprintsOf(top, snapshot.status.keys()),
-    fingerprintsOf(top, written),
-  ]);
+  const written = rewrittenInside(snapshot, top, rewritten, settings);
+  const now = fingerprintsOf(top, snapshot.status.keys());
+  const writtenNow = fingerprintsOf(top, written);
   const status = new Map(snapshot.status);
   const fingerprints = new Map(snapshot.fingerprints);
   const unknown = new Map(writtenNow);

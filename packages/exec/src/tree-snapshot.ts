@@ -1,5 +1,5 @@
-import type { Dirent } from "node:fs";
-import { lstat, readdir } from "node:fs/promises";
+import { type Dirent, lstatSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 
 /** Folders a tree snapshot never enters: version-control data and installed dependencies. */
@@ -19,11 +19,14 @@ export interface TreeSnapshot {
  * `sed -i` and atomic writes do) its inode, so an edit is seen without reading the content —
  * the inode even when the edit keeps the size and lands within the clock tick of the last one.
  *
+ * Synchronous: a `stat` is answered from the system's cache in microseconds, less than the
+ * thread pool's round trip, and a progress probe takes one per listed path after every run.
+ *
  * @param path - the file, absolute.
  */
-export async function fileFingerprint(path: string): Promise<string> {
+export function fileFingerprint(path: string): string {
   try {
-    const stats = await lstat(path);
+    const stats = lstatSync(path);
     return `${stats.size}:${stats.mtimeMs}:${stats.mode}:${stats.ino}`;
   } catch {
     return "missing";
@@ -36,13 +39,10 @@ export async function fileFingerprint(path: string): Promise<string> {
  * @param top - the folder the paths are relative to.
  * @param paths - `/`-separated relative paths.
  */
-export async function fingerprintsOf(
-  top: string,
-  paths: Iterable<string>,
-): Promise<Map<string, string>> {
-  const list = [...paths];
-  const prints = await Promise.all(list.map((path) => fileFingerprint(join(top, path))));
-  return new Map(list.map((path, index) => [path, prints[index] ?? "missing"]));
+export function fingerprintsOf(top: string, paths: Iterable<string>): Map<string, string> {
+  const prints = new Map<string, string>();
+  for (const path of paths) prints.set(path, fileFingerprint(join(top, path)));
+  return prints;
 }
 
 async function entriesOf(folder: string): Promise<Dirent[]> {
@@ -85,9 +85,7 @@ export async function snapshotTree(
         break;
       }
     }
-    // A folder's files are fingerprinted together: one stat each, in parallel.
-    const prints = await Promise.all(paths.map((path) => fileFingerprint(join(cwd, path))));
-    for (const [index, path] of paths.entries()) files.set(path, prints[index] ?? "missing");
+    for (const path of paths) files.set(path, fileFingerprint(join(cwd, path)));
   }
   return { files, truncated };
 }
