@@ -205,6 +205,68 @@ describe("gitProgress", () => {
     );
   });
 
+  it("with running(), its git waits for after(): it sees the run's changes made after running(), and git runs once a run", async () => {
+    const cwd = repository();
+    const runs = await gitRuns(async () => {
+      const probe = gitProgress({ cwd, reuseWithinMs: 60_000 });
+      for (let iteration = 0; iteration < 3; iteration += 1) {
+        const snapshot = await probe.before();
+        probe.running?.(snapshot);
+        // The waiting git has started (its shell is up) before the run changes anything.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        writeFileSync(join(cwd, `file-${iteration}.txt`), "x\n");
+        expect(await probe.after(snapshot)).toEqual({ filesChanged: 1, commits: 0 });
+      }
+    });
+    expect(runs).toHaveLength(1 + 1 + 3);
+  });
+
+  it("a running() git not used (another before(), another snapshot) ends without running", async () => {
+    const cwd = repository();
+    const runs = await gitRuns(async () => {
+      const probe = gitProgress({ cwd });
+      const first = await probe.before();
+      probe.running?.(first);
+      // The run was abandoned: the next run's before() discards the waiting git.
+      const second = await probe.before();
+      writeFileSync(join(cwd, "b.txt"), "b\n");
+      expect(await probe.after(second)).toEqual({ filesChanged: 1, commits: 0 });
+      // A stale snapshot's after() runs its own git.
+      probe.running?.(second);
+      expect(await probe.after(first)).toEqual({ filesChanged: 1, commits: 0 });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    // The top level, two before()s and two after()s: the discarded ones never ran git.
+    expect(runs).toHaveLength(1 + 2 + 2);
+  });
+
+  it("CommandExecutor tells the probe once its agent runs", async () => {
+    const cwd = repository();
+    const calls: string[] = [];
+    const probe = gitProgress({ cwd });
+    const executor = new CommandExecutor({
+      command: process.execPath,
+      // The agent waits long enough for running() to come first, then writes.
+      args: ["-e", "setTimeout(() => require('node:fs').writeFileSync('new.txt', 'n'), 200)"],
+      cwd,
+      progress: {
+        before: (options) => probe.before(options).finally(() => calls.push("before")),
+        running: (snapshot) => {
+          calls.push("running");
+          probe.running?.(snapshot);
+        },
+        after: (snapshot) => {
+          calls.push("after");
+          return probe.after(snapshot);
+        },
+      },
+    });
+    const request = { prompt: "p" } as ExecutionRequest;
+    const result = await executor.execute(request, { signal: new AbortController().signal });
+    expect(result).toMatchObject({ success: true, filesChanged: 1 });
+    expect(calls).toEqual(["before", "running", "after"]);
+  });
+
   it("with reuseWithinMs, takes the tree the last run left as the next baseline: one git run per run", async () => {
     const cwd = repository();
     const runs = await gitRuns(async () => {

@@ -147,7 +147,12 @@ export class CommandExecutor implements Executor {
     }
     if (signal?.aborted) return ABORTED;
     const cwd = request.workspace?.path ?? this.#options.cwd;
-    const result = await this.#run(request.prompt, signal, agent, recordProcess, cwd);
+    // Once the agent runs, the probe may get its comparison ready (git started, waiting).
+    const started =
+      progress?.running === undefined || snapshot === undefined
+        ? undefined
+        : () => progress.running?.(snapshot);
+    const result = await this.#run(request.prompt, signal, agent, recordProcess, cwd, started);
     if (progress === undefined || snapshot === undefined) return result;
     const measured = await progress.after(snapshot);
     return { ...result, filesChanged: result.filesChanged ?? measured.filesChanged };
@@ -191,6 +196,7 @@ export class CommandExecutor implements Executor {
     agent: AgentProcess,
     recordProcess: ExecuteOptions["recordProcess"],
     cwd: string | undefined,
+    started?: () => void,
   ): Promise<ExecutionResult> {
     const options = this.#options;
     const viaStdin = (options.promptVia ?? "stdin") === "stdin";
@@ -329,6 +335,8 @@ export class CommandExecutor implements Executor {
       recordProcess?.({ ...agent, pgid: pid, processStart: processStartOf(pid) }).catch(
         () => undefined,
       );
+      // After the record's write has begun: what `started` does waits on the agent anyway.
+      if (started !== undefined) setImmediate(started);
       signal?.addEventListener("abort", onAbort, { once: true });
       if (signal?.aborted) stop("aborted");
       if (options.timeoutMs !== undefined) {

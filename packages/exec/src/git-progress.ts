@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { rebaseRepository } from "./progress-baseline.js";
 import { progressExclusions } from "./progress-exclusions.js";
 import { fingerprintsOf, snapshotTree } from "./tree-snapshot.js";
+import { startWaitingGit, type WaitingGit } from "./waiting-git.js";
 
 /** The state of one directory before a run. */
 export interface GitRepositorySnapshot {
@@ -66,6 +67,13 @@ export interface GitProgress {
   before(options?: GitProgressBeforeOptions): Promise<GitProgressSnapshot>;
   /** Compares the repositories with `snapshot`. */
   after(snapshot: GitProgressSnapshot): Promise<GitProgressResult>;
+  /**
+   * Told once the run has started (the agent's process is up), with the snapshot `before`
+   * returned: the probe may get its `after` ready meanwhile (`gitProgress` starts each
+   * repository's `git status` waiting, so that starting it costs nothing once the run is over).
+   * Optional; `after` works without it.
+   */
+  running?(snapshot: GitProgressSnapshot): void;
 }
 
 /** Options of {@link gitProgress} besides the directories. */
@@ -111,8 +119,9 @@ const DEFAULT_MAX_FILES = 20_000;
 /**
  * A progress probe for {@link CommandExecutorOptions.progress}: what a run changed against the
  * baseline taken before it — commits, and committed, staged, unstaged and new files — leaving
- * out the loop's own files. `git` runs through `execFile` (no shell). A directory that is not
- * a repository, or a machine without git, counts zero changes (or, with
+ * out the loop's own files. `git` runs without a shell reading its arguments (`execFile`, or
+ * as a waiting git's `"$@"`, see `running`). A directory that is not a repository, or a machine
+ * without git, counts zero changes (or, with
  * `outsideGit: "snapshot"`, the changes a bounded file snapshot shows), never an error.
  *
  * @param options - `cwd`, or `cwds` for several repositories, and {@link GitProgressSettings}.
@@ -142,8 +151,23 @@ export function gitProgress(options: GitProgressOptions): GitProgress {
   const settingsWithTop = { ...settings, topOf };
   /** The tree as the last `after` read it, and when that was (`Date.now()`). */
   let last: { readonly snapshot: GitProgressSnapshot; readonly at: number } | null = null;
+  /** The `git status` of each repository of a running snapshot, started and waiting. */
+  let waiting: {
+    readonly snapshot: GitProgressSnapshot;
+    readonly gits: readonly (WaitingGit | null)[];
+  } | null = null;
+  /** The waiting gits of `snapshot`, taken (and any others discarded). */
+  const takeWaiting = (snapshot: GitProgressSnapshot | null): readonly (WaitingGit | null)[] => {
+    const taken = waiting;
+    waiting = null;
+    if (taken === null) return [];
+    if (taken.snapshot === snapshot) return taken.gits;
+    for (const waitingGit of taken.gits) waitingGit?.discard();
+    return [];
+  };
   return {
     async before(options) {
+      takeWaiting(null);
       const reusable = last;
       last = null;
       const fresh = reusable === null || Date.now() - reusable.at > settings.reuseWithinMs;
@@ -159,7 +183,10 @@ export function gitProgress(options: GitProgressOptions): GitProgress {
     },
     async after(snapshot) {
       last = null;
-      const compared = snapshot.repositories.map((item) => compareDirectory(item, settingsWithTop));
+      const gits = takeWaiting(snapshot);
+      const compared = snapshot.repositories.map((item, index) =>
+        compareDirectory(item, settingsWithTop, gits[index] ?? null),
+      );
       const results = await Promise.all(compared);
       if (settings.reuseWithinMs > 0) {
         last = { snapshot: { repositories: results.map((item) => item.now) }, at: Date.now() };
@@ -167,6 +194,15 @@ export function gitProgress(options: GitProgressOptions): GitProgress {
       return {
         filesChanged: results.reduce((total, result) => total + result.filesChanged, 0),
         commits: results.reduce((total, result) => total + result.commits, 0),
+      };
+    },
+    running(snapshot) {
+      takeWaiting(null);
+      waiting = {
+        snapshot,
+        gits: snapshot.repositories.map((item) =>
+          item.kind === "git" ? startWaitingGit(item.cwd, STATUS_ARGS) : null,
+        ),
       };
     },
   };
@@ -239,6 +275,9 @@ function git(cwd: string, args: readonly string[]): Promise<string | null> {
   });
 }
 
+/** The `git status` a snapshot and a comparison read: `HEAD` and every changed path. */
+const STATUS_ARGS = ["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"];
+
 /** What one `git status --porcelain=v2 --branch` tells: `HEAD`, and each listed path's code. */
 interface RepositoryStatus {
   /** `HEAD`'s commit; `null` before the first commit (or when git failed). */
@@ -259,14 +298,10 @@ function v1Code(xy: string): string {
 async function readRepository(
   cwd: string,
   excluded: (path: string) => boolean,
+  waitingGit: WaitingGit | null = null,
 ): Promise<RepositoryStatus> {
-  const output = await git(cwd, [
-    "status",
-    "--porcelain=v2",
-    "--branch",
-    "-z",
-    "--untracked-files=all",
-  ]);
+  // A waiting git that could not run (no shell, discarded) leaves it to a git of our own.
+  const output = (await waitingGit?.run()) ?? (await git(cwd, STATUS_ARGS));
   const status = new Map<string, string>();
   let head: string | null = null;
   if (output === null) return { head, status };
@@ -347,6 +382,7 @@ interface DirectoryComparison extends GitProgressResult {
 async function compareDirectory(
   before: GitRepositorySnapshot,
   settings: ProbeSettings,
+  waitingGit: WaitingGit | null,
 ): Promise<DirectoryComparison> {
   if (before.kind === "none") return { filesChanged: 0, commits: 0, now: before };
   const changed = new Set<string>();
@@ -362,7 +398,7 @@ async function compareDirectory(
   }
   const top = (await settings.topOf(before.cwd)) ?? before.cwd;
   const excluded = progressExclusions(before.cwd, top, settings.exclude);
-  const { head, status } = await readRepository(before.cwd, excluded);
+  const { head, status } = await readRepository(before.cwd, excluded, waitingGit);
   const rewritten = before.rewritten ?? new Map<string, string>();
   // A rewritten path's status code before the run is not known: its fingerprint tells.
   const listed = (map: ReadonlyMap<string, string>) =>
