@@ -38,7 +38,7 @@ const bin =
   process.env.LOOP_BENCH_BIN ??
   fileURLToPath(new URL("../packages/cli/dist/loop.js", import.meta.url));
 const TASKS = 6;
-const RUNS = 5;
+const RUNS = 10;
 const TARGET_MS = 10;
 const PEER = "ralph_loop.sh 4.9 s per iteration";
 
@@ -51,15 +51,18 @@ async function cycles(): Promise<{
   cpu: number[];
   wallMs: number[];
   iterations: number;
+  stub: number[];
 }> {
   const all: number[] = [];
+  const stub: number[] = [];
   const cpu: number[] = [];
   const wallMs: number[] = [];
   let iterations = 0;
   for (let run = 0; run < RUNS; run += 1) {
     const project = createBenchProject(TASKS);
+    let timed: Awaited<ReturnType<typeof timedRun>>;
     try {
-      const timed = await timedRun(project, process.execPath, runArgs());
+      timed = await timedRun(project, process.execPath, runArgs());
       if (timed.result?.exitReason !== "plan_complete") {
         throw new Error(
           `loop run ended with ${timed.result?.exitReason ?? `code ${timed.code}`}: ${timed.stderr}`,
@@ -76,11 +79,14 @@ async function cycles(): Promise<{
     } finally {
       project.remove();
     }
+    // The stub alone, once per cycle of this run (each checks a box), right after it: the two
+    // figures meet the same moment of a shared machine.
+    stub.push(...(await stubRuns(timed.starts.length - 1)));
   }
-  return { cycles: all, cpu, wallMs, iterations };
+  return { cycles: all, cpu, wallMs, iterations, stub };
 }
 
-/** The stub alone, as many times as the loop runs it, on the same plan. */
+/** The stub alone, `count` times, on the plan as the loop's run sees it (reset every run). */
 async function stubRuns(count: number): Promise<number[]> {
   const project = createBenchProject(TASKS);
   const durations: number[] = [];
@@ -135,7 +141,7 @@ if (!existsSync(bin)) {
   console.log("\nloop run machinery: packages/cli/dist/loop.js is missing; run `pnpm build` first");
 } else {
   const measured = await cycles();
-  const stub = await stubRuns(measured.cycles.length);
+  const stub = measured.stub;
   const cycle = median(measured.cycles);
   const agent = median(stub);
   const machinery = cycle - agent;

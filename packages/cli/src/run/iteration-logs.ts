@@ -1,6 +1,7 @@
 import type { Loop, LoopConfig } from "@loop/core";
 import { createIterationLog } from "@loop/fs";
 import type { Project } from "../project.js";
+import { afterThisTurn } from "./after-this-turn.js";
 
 /** Options of {@link recordIterationLogs}. */
 export interface RecordIterationLogsOptions {
@@ -62,9 +63,19 @@ export function recordIterationLogs(
       startedAt: now(),
     };
     started.delete(iteration);
-    log
-      .write({ ...start, endedAt: now(), result, tasksCompleted, decision })
-      .catch((error: unknown) => warn(`the iteration log is not written: ${String(error)}`));
+    const entry = { ...start, endedAt: now(), result, tasksCompleted, decision };
+    // Written while the loop goes on to the next agent ({@link afterThisTurn}).
+    const written = afterThisTurn(() => log.write(entry))
+      .catch((error: unknown) => warn(`the iteration log is not written: ${String(error)}`))
+      .finally(() => begun.delete(written));
+    begun.add(written);
   });
-  return { flush: () => log.flush() };
+  /** The logs handed on and not yet written. */
+  const begun = new Set<Promise<unknown>>();
+  return {
+    flush: async () => {
+      await Promise.all(begun);
+      await log.flush();
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { type ExitReason, isErrorReason, rateWindowStart } from "@loop/core";
 import type { Status, StatusFile } from "@loop/fs";
+import { afterThisTurn } from "./after-this-turn.js";
 import type { RunView } from "./run-tracker.js";
 
 /** What `status.json` says about the loop beyond the {@link RunView}. */
@@ -50,17 +51,32 @@ export function statusOf(
 
 /**
  * Writes `status.json` through `file`, one write at a time, never failing the loop: the first
- * failure is reported through `onError`, later ones are dropped.
+ * failure is reported through `onError`, later ones are dropped. A status is written once the
+ * current turn of the event loop is over ({@link afterThisTurn}), and a newer one given
+ * meanwhile replaces it: the file is a snapshot, and only the latest counts. Each call resolves
+ * once a status at least as new as its own is written.
  */
 export function createStatusWriter(
   file: StatusFile,
   onError: (error: unknown) => void,
 ): (status: Status) => Promise<void> {
   let reported = false;
-  return (status: Status): Promise<void> =>
-    file.write(status).catch((error: unknown) => {
-      if (reported) return;
-      reported = true;
-      onError(error);
+  let next: { status: Status; readonly written: Promise<void> } | null = null;
+  return (status: Status): Promise<void> => {
+    if (next !== null) {
+      next.status = status;
+      return next.written;
+    }
+    const written = afterThisTurn(() => {
+      const latest = (next as { status: Status }).status;
+      next = null;
+      return file.write(latest).catch((error: unknown) => {
+        if (reported) return;
+        reported = true;
+        onError(error);
+      });
     });
+    next = { status, written };
+    return written;
+  };
 }
