@@ -23,7 +23,8 @@ import {
 // the default (file) state store, over a 6-task plan, with a stub agent that checks the first
 // open box and exits at once (bench/support/run-project.ts). Machinery per iteration is one
 // iteration's cycle (from one `iteration-start` line of `--json` to the next) less the stub's
-// own run, spawned alone the way CommandExecutor spawns it. Target: ≤ 10 ms. The peer is
+// own run, spawned alone the way CommandExecutor spawns it, as often as the run ran it and right
+// after each run (so that both meet the same moment of a shared machine). Target: ≤ 10 ms. The peer is
 // ralph_loop.sh on the same plan and stub as issue 15 measured it (not re-run here): 4.9 s per
 // iteration, 1,533 process executions for 6 iterations.
 //
