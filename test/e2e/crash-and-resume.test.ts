@@ -8,28 +8,21 @@ import {
   memoryPlan,
 } from "@loop/memory";
 import { describe, expect, it } from "vitest";
-import { callsOf, logOf, START, seedPlan } from "./support.js";
+import { callsOf, logOf, START, seedPlan, withSet } from "./support.js";
 
 // Scenario 10: the store fails a write mid-run (a full disk, a crash), runLoop resolves with
 // state_error, and a second runLoop on the same store picks up where the first left off.
 
 /** A store whose `loop_state` write number `failAt` (from 1) throws, once. */
-function failingOnce(inner: MemoryStateStore, failAt: number) {
+function failingOnce(inner: MemoryStateStore, failAt: number): StateStore {
   let writes = 0;
-  const store: StateStore = {
-    specificationVersion: "v1",
-    get: (terminalId, key, version) => inner.get(terminalId, key, version),
-    delete: (terminalId, key) => inner.delete(terminalId, key),
-    lock: (terminalId) => inner.lock(terminalId),
-    async set(terminalId, key, text) {
-      if (key === "loop_state") {
-        writes += 1;
-        if (writes === failAt) throw new Error("ENOSPC: no space left on device");
-      }
-      await inner.set(terminalId, key, text);
-    },
-  };
-  return store;
+  return withSet(inner, async (terminalId, key, text) => {
+    if (key === "loop_state") {
+      writes += 1;
+      if (writes === failAt) throw new Error("ENOSPC: no space left on device");
+    }
+    await inner.set(terminalId, key, text);
+  });
 }
 
 async function crashAfterIteration3() {

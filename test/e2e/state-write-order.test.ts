@@ -1,4 +1,4 @@
-import { runLoop, type StateStore } from "@loop/core";
+import { runLoop } from "@loop/core";
 import {
   completesTask,
   createScriptedExecutor,
@@ -7,7 +7,7 @@ import {
   memoryPlan,
 } from "@loop/memory";
 import { describe, expect, it } from "vitest";
-import { START, seedPlan } from "./support.js";
+import { START, seedPlan, withSet } from "./support.js";
 
 // runLoop saves an iteration's outcome while it prepares the next iteration (a deferred
 // write), and a parallel run's workers save at once: the loop's state writes still reach the
@@ -22,24 +22,18 @@ async function turns(count: number): Promise<void> {
 function slowStore(inner: MemoryStateStore) {
   const seen = { inFlight: 0, mostAtOnce: 0, iterations: [] as number[] };
   let writes = 0;
-  const store: StateStore = {
-    specificationVersion: "v1",
-    get: (terminalId, key, version) => inner.get(terminalId, key, version),
-    delete: (terminalId, key) => inner.delete(terminalId, key),
-    lock: (terminalId) => inner.lock(terminalId),
-    async set(terminalId, key, text) {
-      if (key !== "loop_state") return inner.set(terminalId, key, text);
-      seen.inFlight += 1;
-      seen.mostAtOnce = Math.max(seen.mostAtOnce, seen.inFlight);
-      writes += 1;
-      // Odd writes are slow, even ones quick: a store that answered in any order would land
-      // an older state last.
-      await turns(writes % 2 === 1 ? 50 : 1);
-      seen.iterations.push(JSON.parse(text).loop_metadata.iterations);
-      await inner.set(terminalId, key, text);
-      seen.inFlight -= 1;
-    },
-  };
+  const store = withSet(inner, async (terminalId, key, text) => {
+    if (key !== "loop_state") return inner.set(terminalId, key, text);
+    seen.inFlight += 1;
+    seen.mostAtOnce = Math.max(seen.mostAtOnce, seen.inFlight);
+    writes += 1;
+    // Odd writes are slow, even ones quick: a store that answered in any order would land an
+    // older state last.
+    await turns(writes % 2 === 1 ? 50 : 1);
+    seen.iterations.push(JSON.parse(text).loop_metadata.iterations);
+    await inner.set(terminalId, key, text);
+    seen.inFlight -= 1;
+  });
   return { store, seen };
 }
 

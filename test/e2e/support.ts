@@ -3,9 +3,25 @@ import {
   type ExecutionRequest,
   type ExecutionResult,
   type PlanSource,
+  type StateStore,
   updatePlan,
 } from "@loop/core";
 import type { ScriptedExecutor, ScriptStep } from "@loop/memory";
+
+/**
+ * `inner` with its `set` replaced by `set` (which may call `inner`'s): a store whose writes
+ * fail, or take their time.
+ */
+export function withSet(inner: StateStore, set: StateStore["set"]): StateStore {
+  const lock = inner.lock?.bind(inner);
+  return {
+    specificationVersion: "v1",
+    get: (terminalId, key, version) => inner.get(terminalId, key, version),
+    delete: (terminalId, key) => inner.delete(terminalId, key),
+    ...(lock === undefined ? {} : { lock }),
+    set,
+  };
+}
 
 /** Where every end-to-end run starts on its virtual clock. */
 export const START = new Date("2026-03-14T10:00:00.000Z");
