@@ -693,6 +693,9 @@ class LoopRun {
         return this.stop(before.reason ?? "aborted", view);
       }
 
+      // The last iteration's outcome is saved before anything else: a wait, a call claimed,
+      // an agent started.
+      await this.settleWrites();
       if (this.parallel !== null && this.parallel.workers > 1 && selection.kind === "task") {
         const batch = await this.parallel.run(config);
         if (batch.exit !== null) {
@@ -707,8 +710,6 @@ class LoopRun {
 
       const waited = await this.waitForRateLimit(config);
       if (waited) continue;
-      // The last iteration's outcome is saved before a call is claimed or an agent started.
-      await this.settleWrites();
       // The fleet's call, claimed once this loop's own limit allows one (a refusal counts
       // nothing). Aborted meanwhile: the next turn's decision stops the loop.
       const claim = await this.shared?.claim(this.stopper.signal);
