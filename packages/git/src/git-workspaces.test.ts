@@ -18,6 +18,35 @@ afterEach(async () => {
 });
 
 describe("gitWorkspaces", { timeout: 30_000 }, () => {
+  it("counts each save's files and commits, with or without commits of the agent's own", async () => {
+    repository = await createTestRepository({ "src/a.txt": "a\n" });
+    const workspaces = workspacesOf(repository);
+    const workspace = await workspaces.open({ id: "TASK-1", title: "first" }, { planText });
+    // Two files (one with a space in its name) and the plan's box: the plan is never counted.
+    await repository.write("src/b c.txt", "b\n", workspace.path);
+    await repository.write("src/a.txt", "changed\n", workspace.path);
+    await workspace.plan.write(planText.replace("- [ ] TASK-1", "- [x] TASK-1"));
+    expect(await workspaces.save(workspace, { message: "one" })).toEqual({
+      filesChanged: 2,
+      commits: 1,
+    });
+    // The agent commits a file itself and leaves another uncommitted: two commits since.
+    await repository.write("src/c.txt", "c\n", workspace.path);
+    await repository.git(["add", "src/c.txt"], workspace.path);
+    await repository.git(["commit", "-q", "-m", "agent"], workspace.path);
+    await repository.write("src/d.txt", "d\n", workspace.path);
+    expect(await workspaces.save(workspace, { message: "two" })).toEqual({
+      filesChanged: 2,
+      commits: 2,
+    });
+    // Then one more file of its own: one commit, one file.
+    await repository.write("src/e.txt", "e\n", workspace.path);
+    expect(await workspaces.save(workspace, { message: "three" })).toEqual({
+      filesChanged: 1,
+      commits: 1,
+    });
+  });
+
   it("opens, saves, integrates and closes a task", async () => {
     repository = await createTestRepository({ "src/a.txt": "a\n" });
     const workspaces = workspacesOf(repository);

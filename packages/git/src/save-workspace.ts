@@ -111,6 +111,29 @@ async function changesOfCommit(
   return { head, save: { filesChanged: splitNul(files.stdout).length, commits: commits.length } };
 }
 
+/**
+ * The worktree's new `HEAD` and what it changed, when it is the one commit made since the last
+ * save (the agent committed nothing of its own): `git diff-tree` of `HEAD` names the commit,
+ * then the files it changed against its parent, in one git run.
+ */
+async function changesOfOneCommit(
+  path: string,
+): Promise<{ readonly head: string; readonly save: WorkspaceSave }> {
+  const listed = await runGit(path, [
+    "diff-tree",
+    "-r",
+    "--name-only",
+    "-z",
+    "--no-renames",
+    "HEAD",
+  ]);
+  const [head, ...files] = splitNul(listed.stdout);
+  if (head === undefined || head === "") {
+    throw new WorkspaceStateError({ message: `gitWorkspaces: ${path} has no HEAD`, where: path });
+  }
+  return { head, save: { filesChanged: files.length, commits: 1 } };
+}
+
 /** Saves a task's worktree (inside the task's queue). */
 export async function saveNames(
   context: WorkspaceContext,
@@ -131,7 +154,10 @@ export async function saveNames(
   const committed = await commitStaged(context, names.path, message);
   const previous = context.lastSaved.get(names.branch) ?? record.base;
   if (committed) {
-    const { head, save } = await changesOfCommit(names.path, previous);
+    const { head, save } =
+      previous === before
+        ? await changesOfOneCommit(names.path)
+        : await changesOfCommit(names.path, previous);
     context.lastSaved.set(names.branch, head);
     return save;
   }
