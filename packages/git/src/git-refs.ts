@@ -1,3 +1,4 @@
+import { readObjectNames } from "./object-reader.js";
 import { runGit, splitNul } from "./run-git.js";
 
 /** The commit `revision` names in `cwd`; `null` when it names none. */
@@ -16,7 +17,8 @@ export async function resolveCommit(cwd: string, revision: string): Promise<stri
 const objectName = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /**
- * What several revisions name, read by one git (`git cat-file --batch-check`), in their order:
+ * What several revisions name, read by one git (`git cat-file --batch-check`, the one kept
+ * running for the repository: `readObjectNames`), in their order:
  * each an object id, or `null` when it names nothing. A revision says what it peels to, as
  * `rev-parse` would: `refs/heads/x^{commit}`, `HEAD^{commit}`. One process instead of one
  * `rev-parse` per name; each name is resolved on its own (a missing one does not fail the
@@ -31,10 +33,13 @@ export async function resolveObjects(
   const asked = revisions.filter((revision) => !/[\r\n]/.test(revision));
   const answers = new Map<string, string | null>();
   if (asked.length > 0) {
-    const result = await runGit(cwd, ["cat-file", "--batch-check=%(objectname)"], {
-      input: `${asked.join("\n")}\n`,
+    // The repository's kept reader; a git of its own when that cannot answer.
+    const lines = await readObjectNames(cwd, asked).catch(async () => {
+      const result = await runGit(cwd, ["cat-file", "--batch-check=%(objectname)"], {
+        input: `${asked.join("\n")}\n`,
+      });
+      return result.stdout.split("\n");
     });
-    const lines = result.stdout.split("\n");
     asked.forEach((revision, index) => {
       const line = lines[index]?.trim() ?? "";
       answers.set(revision, objectName.test(line) ? line : null);

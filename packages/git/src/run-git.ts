@@ -38,7 +38,9 @@ const repositoryVariables = [
 ];
 
 /** The environment every git command gets: no prompt, no pager, no stray repository. */
-function gitEnvironment(extra: Readonly<Record<string, string>> | undefined): NodeJS.ProcessEnv {
+export function gitEnvironment(
+  extra: Readonly<Record<string, string>> | undefined,
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of repositoryVariables) delete env[name];
   env.GIT_TERMINAL_PROMPT = "0";
