@@ -6,6 +6,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -238,6 +239,23 @@ describe("gitProgress", () => {
     });
     // The top level, two before()s and two after()s: the discarded ones never ran git.
     expect(runs).toHaveLength(1 + 2 + 2);
+  });
+
+  it("never writes the repository's index (git status in the background takes no lock)", async () => {
+    const cwd = repository();
+    const index = join(cwd, ".git", "index");
+    const probe = gitProgress({ cwd });
+    const snapshot = await probe.before();
+    probe.running?.(snapshot);
+    // The same content written anew: git status would refresh the entry and write the index.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    writeFileSync(join(cwd, "a.txt"), "a\n");
+    const before = statSync(index);
+    expect(await probe.after(snapshot)).toEqual({ filesChanged: 0, commits: 0 });
+    const again = await probe.before();
+    expect(await probe.after(again)).toEqual({ filesChanged: 0, commits: 0 });
+    const after = statSync(index);
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
   });
 
   it("CommandExecutor tells the probe once its agent runs", async () => {

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { probeGitEnvironment } from "./probe-git-environment.js";
 import { rebaseRepository } from "./progress-baseline.js";
 import { progressExclusions } from "./progress-exclusions.js";
 import { fingerprintsOf, snapshotTree } from "./tree-snapshot.js";
@@ -201,7 +202,9 @@ export function gitProgress(options: GitProgressOptions): GitProgress {
       waiting = {
         snapshot,
         gits: snapshot.repositories.map((item) =>
-          item.kind === "git" ? startWaitingGit(item.cwd, STATUS_ARGS) : null,
+          item.kind === "git"
+            ? startWaitingGit(item.cwd, STATUS_ARGS, probeGitEnvironment())
+            : null,
         ),
       };
     },
@@ -269,7 +272,13 @@ function git(cwd: string, args: readonly string[]): Promise<string | null> {
     execFile(
       "git",
       [...args],
-      { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, windowsHide: true },
+      {
+        cwd,
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+        windowsHide: true,
+        env: probeGitEnvironment(),
+      },
       (error, stdout) => resolve(error ? null : stdout),
     );
   });

@@ -30,11 +30,17 @@ const SCRIPT = 'read -r go || exit 0; exec git "$@"';
  *
  * @param cwd - the directory git runs in.
  * @param args - git's arguments.
+ * @param env - git's environment.
  */
-export function startWaitingGit(cwd: string, args: readonly string[]): WaitingGit | null {
+export function startWaitingGit(
+  cwd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): WaitingGit | null {
   if (process.platform === "win32") return null;
   const child = spawn("/bin/sh", ["-c", SCRIPT, "sh", ...args], {
     cwd,
+    env,
     stdio: ["pipe", "pipe", "ignore"],
     windowsHide: true,
   });
