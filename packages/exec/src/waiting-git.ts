@@ -8,8 +8,6 @@ import { spawn } from "node:child_process";
  * `git status` while the agent runs pays that then, and after the run only git's own work.
  */
 export interface WaitingGit {
-  /** The waiting shell's process id; `undefined` when it could not be started. */
-  readonly pid: number | undefined;
   /**
    * Lets git run now and resolves with what it wrote to standard output, or `null` when it
    * failed, or when the shell could not be started or was discarded (the caller then runs git
@@ -62,7 +60,6 @@ export function startWaitingGit(
   for (const handle of handles) handle.unref?.();
   let used = false;
   return {
-    pid: child.pid,
     run() {
       if (used) return Promise.resolve(null);
       used = true;

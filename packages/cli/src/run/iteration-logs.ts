@@ -45,6 +45,8 @@ export function recordIterationLogs(
   });
   // By iteration: a parallel run's workers run several at once, ending in any order.
   const started = new Map<number, Started>();
+  /** The logs handed on and not yet written. */
+  const begun = new Set<Promise<unknown>>();
   loop.on("iteration-start", ({ iteration, kind, task, attempt }) => {
     started.set(iteration, {
       iteration,
@@ -70,8 +72,6 @@ export function recordIterationLogs(
       .finally(() => begun.delete(written));
     begun.add(written);
   });
-  /** The logs handed on and not yet written. */
-  const begun = new Set<Promise<unknown>>();
   return {
     flush: async () => {
       await Promise.all(begun);

@@ -61,22 +61,23 @@ export function createStatusWriter(
   onError: (error: unknown) => void,
 ): (status: Status) => Promise<void> {
   let reported = false;
-  let next: { status: Status; readonly written: Promise<void> } | null = null;
+  /** The status to write once this turn is over, replaced by any newer one until then. */
+  let next: { status: Status; written: Promise<void> } | null = null;
   return (status: Status): Promise<void> => {
     if (next !== null) {
       next.status = status;
       return next.written;
     }
-    const written = afterThisTurn(() => {
-      const latest = (next as { status: Status }).status;
+    const pending = { status, written: Promise.resolve() };
+    pending.written = afterThisTurn(() => {
       next = null;
-      return file.write(latest).catch((error: unknown) => {
+      return file.write(pending.status).catch((error: unknown) => {
         if (reported) return;
         reported = true;
         onError(error);
       });
     });
-    next = { status, written };
-    return written;
+    next = pending;
+    return pending.written;
   };
 }

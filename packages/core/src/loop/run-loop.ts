@@ -565,8 +565,8 @@ class LoopRun {
   /**
    * Saves the state as it is now without waiting for the write: an iteration's outcome is
    * written while the loop prepares the next one (its log, its config, its plan). It is saved
-   * before anything depends on it — the next agent's start or call claim, the end of the run
-   * ({@link settleWrites}) — and a failure stops the loop there.
+   * before anything depends on it — a wait, a call claimed, the next agent's start, the end of
+   * the run ({@link settleWrites}) — and a failure stops the loop there.
    */
   private deferWrite(iteration: number, taskId: string | null): void {
     this.writeState().catch((error: unknown) => {
