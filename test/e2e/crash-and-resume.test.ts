@@ -29,9 +29,10 @@ async function crashAfterIteration3() {
   const plan = memoryPlan(seedPlan(4), { path: "plan.md" });
   const clock = createTestClock({ start: START });
   const inner = new MemoryStateStore();
-  // loop_state writes: 1 at start, then two per iteration (the call counted before the agent
-  // runs, then the outcome). The 7th (after iteration 3's run) fails.
-  const store = failingOnce(inner, 7);
+  // loop_state writes: 1 at start, then one per iteration, before the agent runs: the call
+  // counted, with the last iteration's outcome (runLoop leaves an iteration's end to the next
+  // write). The 5th (after iteration 3's run, carrying its outcome) fails.
+  const store = failingOnce(inner, 5);
   const executor = createScriptedExecutor(completesTask(), { clock });
   const logger = new MemoryLogger();
   const result = await runLoop({ plan, executor, store, logger, clock, terminalId: "term_001" });
@@ -74,8 +75,8 @@ describe("scenario 10: a crash, then resume", () => {
       start(2, "TASK-002"),
       end(2, ["TASK-001", "TASK-002"]),
       start(3, "TASK-003"),
-      // Iteration 3's outcome is saved while the loop prepares iteration 4 (runLoop's deferred
-      // write): its end is logged, then the failed save stops the loop before another call.
+      // Iteration 3's outcome is saved with the write that counts iteration 4's call: its end
+      // is logged, then the failed save stops the loop before iteration 4 starts.
       end(3, ["TASK-001", "TASK-002", "TASK-003"]),
       [
         "error",

@@ -1,17 +1,19 @@
-import { runLoop } from "@loop/core";
+import { type Executor, type LoopState, runLoop, type StateStore } from "@loop/core";
 import {
   completesTask,
   createScriptedExecutor,
   createTestClock,
+  MemoryLogger,
   MemoryStateStore,
   memoryPlan,
 } from "@loop/memory";
 import { describe, expect, it } from "vitest";
-import { START, seedPlan, withSet } from "./support.js";
+import { callsOf, logOf, START, seedPlan, withSet } from "./support.js";
 
-// runLoop saves an iteration's outcome while it prepares the next iteration (a deferred
-// write), and a parallel run's workers save at once: the loop's state writes still reach the
-// store one at a time, in order, and the outcome is saved before the next agent is called.
+// runLoop leaves an iteration's outcome to its next state write — before the next agent
+// starts, the one that records the agent's process or counts its call — and a parallel run's
+// workers save at once: the loop's state writes still reach the store one at a time, in order,
+// and the outcome is saved before the next agent is called.
 
 /** Lets `turns` turns of the microtask queue go by (a slow store, without a timer). */
 async function turns(count: number): Promise<void> {
@@ -69,4 +71,137 @@ describe("state writes", () => {
     const stored = JSON.parse((await inner.get("term_001", "loop_state", "current")) ?? "{}");
     expect(stored.loop_metadata.iterations).toBe(result.totalIterations);
   });
+
+  it("an executor that records its process saves the last outcome with that record: one write per agent", async () => {
+    const inner = new MemoryStateStore();
+    const writes: LoopState[] = [];
+    const store = withSet(inner, async (terminalId, key, text) => {
+      if (key === "loop_state") writes.push(JSON.parse(text));
+      await inner.set(terminalId, key, text);
+    });
+    const clock = createTestClock({ start: START });
+    const scripted = createScriptedExecutor(completesTask(), { clock });
+    // What was stored when each agent "started": once its record's write resolved.
+    const storedAtStart: number[] = [];
+    const executor = recordingExecutor(scripted, async () => {
+      storedAtStart.push(await storedIterations(inner));
+    });
+    const result = await runLoop({
+      plan: memoryPlan(seedPlan(3), { path: "plan.md" }),
+      executor,
+      store,
+      clock,
+      terminalId: "term_001",
+    });
+
+    expect(result.exitReason).not.toBe("state_error");
+    const agents = result.iterations;
+    expect(storedAtStart).toEqual(Array.from({ length: agents }, (_, index) => index));
+    // The run's first write, one per agent (its record, with the call counted and the last
+    // outcome), then the last outcome and the exit: no write of an outcome of its own between.
+    expect(writes.length).toBe(1 + agents + 2);
+    const records = writes.slice(1, 1 + agents);
+    expect(records.map((state) => state.agent_process?.iteration)).toEqual(
+      Array.from({ length: agents }, (_, index) => index + 1),
+    );
+    expect(records.map((state) => state.loop_metadata.iterations)).toEqual(
+      Array.from({ length: agents }, (_, index) => index),
+    );
+    expect(writes.at(-1)?.loop_metadata.iterations).toBe(agents);
+  });
+
+  it("a failed record that carried an outcome stops the loop naming that outcome's iteration", async () => {
+    const inner = new MemoryStateStore();
+    let writes = 0;
+    const store = withSet(inner, async (terminalId, key, text) => {
+      // 1 at start, then one per agent: the 4th is iteration 3's record, carrying iteration 2's end.
+      if (key === "loop_state" && ++writes === 4)
+        throw new Error("ENOSPC: no space left on device");
+      await inner.set(terminalId, key, text);
+    });
+    const clock = createTestClock({ start: START });
+    const scripted = createScriptedExecutor(completesTask(), { clock });
+    const logger = new MemoryLogger();
+    const result = await runLoop({
+      plan: memoryPlan(seedPlan(4), { path: "plan.md" }),
+      executor: recordingExecutor(scripted, async () => undefined),
+      store,
+      logger,
+      clock,
+      terminalId: "term_001",
+    });
+
+    expect(result.exitReason).toBe("state_error");
+    // Iteration 3's agent was never started: its record could not be saved.
+    expect(callsOf(scripted).map((call) => call.iteration)).toEqual([1, 2]);
+    const error = logOf(logger.events).find(([name]) => name === "error");
+    expect(error?.[1]).toMatchObject({
+      error_message: expect.stringContaining("ENOSPC"),
+      iteration: 2,
+      current_task_id: "TASK-002",
+    });
+    // The exit's write, made after, holds iteration 2's outcome.
+    expect(await storedIterations(inner)).toBe(2);
+  });
+
+  it("an executor that has stopSurvivors but records nothing still gets the last outcome saved before it runs", async () => {
+    const inner = new MemoryStateStore();
+    const clock = createTestClock({ start: START });
+    const scripted = createScriptedExecutor(completesTask(), { clock });
+    const storedAtCall: number[] = [];
+    const executor: Executor = {
+      name: scripted.name,
+      specificationVersion: "v1",
+      stopSurvivors: async () => ({ pids: [], signal: null, stopped: true }),
+      execute: async (request, options) => {
+        // A few turns in, as a process would take to start.
+        await turns(5);
+        storedAtCall.push(await storedIterations(inner));
+        return scripted.execute(request, options);
+      },
+    };
+    const result = await runLoop({
+      plan: memoryPlan(seedPlan(3), { path: "plan.md" }),
+      executor,
+      store: inner,
+      clock,
+      terminalId: "term_001",
+    });
+
+    expect(result.exitReason).not.toBe("state_error");
+    expect(storedAtCall).toEqual(Array.from({ length: result.iterations }, (_, index) => index));
+  });
 });
+
+/** The iterations of the state stored now (-1 for none). */
+async function storedIterations(store: StateStore): Promise<number> {
+  const text = await store.get("term_001", "loop_state", "current");
+  return text === null ? -1 : JSON.parse(text).loop_metadata.iterations;
+}
+
+/**
+ * `scripted` as an executor that starts processes: it records its agent (`recordProcess`)
+ * before "starting" it, as CommandExecutor does, runs `started` once the record is saved, and
+ * does not run when the record cannot be saved.
+ */
+function recordingExecutor(
+  scripted: ReturnType<typeof createScriptedExecutor>,
+  started: () => Promise<void>,
+): Executor {
+  let agents = 0;
+  return {
+    name: scripted.name,
+    specificationVersion: "v1",
+    stopSurvivors: async () => ({ pids: [], signal: null, stopped: true }),
+    execute: async (request, options) => {
+      agents += 1;
+      try {
+        await options.recordProcess?.({ token: `token-${agents}`, command: "agent", host: "here" });
+      } catch (error) {
+        return { output: "", success: false, error: `the agent was not started: ${error}` };
+      }
+      await started();
+      return scripted.execute(request, options);
+    },
+  };
+}

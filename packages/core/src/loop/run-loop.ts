@@ -9,6 +9,7 @@ import type {
   DecisionEventName,
   DecisionEventPayloads,
 } from "../observe/decision-event-payloads.js";
+import type { LoopMetrics } from "../observe/loop-metrics.js";
 import { updateMetrics } from "../observe/metrics-document.js";
 import { redactValue } from "../observe/redact-secrets.js";
 import { EmptyPlanError } from "../plan/empty-plan-error.js";
@@ -170,7 +171,17 @@ class LoopRun {
   private readonly stopper = new AbortController();
   /** The last state write asked for; it never rejects (each caller sees its own failure). */
   private lastWrite: Promise<void> = Promise.resolve();
-  /** A deferred write's failure, thrown where the loop next depends on its state being saved. */
+  /**
+   * The iteration whose end is in `state` but in no write yet ({@link deferWrite}): the next
+   * state write saves it.
+   */
+  private unsavedEnd: { readonly iteration: number; readonly taskId: string | null } | null = null;
+  /** The metrics of the iteration end not saved yet: written once the state that holds it is. */
+  private unsavedMetrics: LoopMetrics | null = null;
+  /**
+   * A failed write that carried an iteration's end: thrown where the loop next depends on its
+   * state being saved, its error event naming that iteration and task.
+   */
   private deferredFailure: {
     readonly error: unknown;
     readonly iteration: number;
@@ -548,7 +559,9 @@ class LoopRun {
   /**
    * Saves the state as it is now. Writes are made one at a time, in the order they are asked
    * for (each a snapshot of the state when asked), whatever the store does with concurrent
-   * ones: a parallel run's workers and a deferred write never land out of order.
+   * ones: a parallel run's workers and the iteration ends they carry never land out of order.
+   * A write carries the iteration end not saved yet, if any ({@link deferWrite}): its failure is
+   * then also kept for {@link settleWrites}, and the iteration's metrics follow it.
    */
   private writeState(): Promise<void> {
     if (this.state === null) return Promise.resolve();
@@ -557,35 +570,69 @@ class LoopRun {
       loop_metadata: { ...this.state.loop_metadata, last_update: this.now() },
     };
     const state = this.state;
+    const carried = this.unsavedEnd;
+    const metrics = this.unsavedMetrics;
+    this.unsavedEnd = null;
+    this.unsavedMetrics = null;
     const write = this.lastWrite.then(() => this.manager.writeState(this.terminalId, state));
-    this.lastWrite = write.catch(() => undefined);
+    this.lastWrite = write.catch((error: unknown) => {
+      if (carried !== null) this.deferredFailure ??= { error, ...carried };
+    });
+    // Derived from the state: written once the state it is derived from is.
+    if (metrics !== null) {
+      void this.lastWrite.then(() =>
+        updateMetrics(this.options.store, this.terminalId, metrics, {
+          onError: (error) => this.options.onLoggerError?.(error),
+        }),
+      );
+    }
     return write;
   }
 
   /**
-   * Saves the state as it is now without waiting for the write: an iteration's outcome is
-   * written while the loop prepares the next one (its log, its config, its plan). It is saved
-   * before anything depends on it — a wait, a call claimed, the next agent's start, the end of
-   * the run ({@link settleWrites}) — and a failure stops the loop there.
+   * Leaves an iteration's end (in `state` now) to the next state write instead of writing it
+   * at once. Before the next agent starts, that is the write that records the agent's process
+   * (or counts its call): one durable write where there were two. Everything else that
+   * depends on the outcome being saved — a wait, a call claimed, a parallel batch, the end of
+   * the run — saves it first ({@link settleWrites}), and a failure stops the loop there.
    */
-  private deferWrite(iteration: number, taskId: string | null): void {
-    this.writeState().catch((error: unknown) => {
-      this.deferredFailure ??= { error, iteration, taskId };
-    });
+  private deferWrite(iteration: number, taskId: string | null, metrics: LoopMetrics): void {
+    this.unsavedEnd = { iteration, taskId };
+    this.unsavedMetrics = metrics;
   }
 
   /**
-   * Waits for every write asked for; throws a deferred one's failure, which the run's error
-   * event then names with the iteration and task whose outcome it was saving.
+   * Saves the iteration end not saved yet and waits for every write asked for; throws the
+   * failure of a write that carried an iteration's end, which the run's error event then names
+   * with that iteration and its task.
    */
   private async settleWrites(): Promise<void> {
+    if (this.unsavedEnd !== null) void this.writeState().catch(() => undefined);
     await this.lastWrite;
+    this.throwDeferredFailure();
+  }
+
+  /** Throws a carried iteration end's failure ({@link deferredFailure}), naming it. */
+  private throwDeferredFailure(): void {
     const failure = this.deferredFailure;
     this.deferredFailure = null;
     if (failure === null) return;
     this.iterationInProgress = failure.iteration;
     this.taskInProgress = failure.taskId;
     throw failure.error;
+  }
+
+  /**
+   * Saves the state now and waits for it, as {@link writeState}; a failure that carried an
+   * iteration's end names that iteration.
+   */
+  private async saveState(): Promise<void> {
+    try {
+      await this.writeState();
+    } catch (error) {
+      this.throwDeferredFailure();
+      throw error;
+    }
   }
 
   /** What the exit record carries beyond its reason: what the agent said, or the limit hit. */
@@ -693,10 +740,10 @@ class LoopRun {
         return this.stop(before.reason ?? "aborted", view);
       }
 
-      // The last iteration's outcome is saved before anything else: a wait, a call claimed,
-      // an agent started.
-      await this.settleWrites();
+      // The last iteration's outcome is saved before anything else: a parallel batch, a wait
+      // (its own write), a call claimed, an agent started (the write that records it, below).
       if (this.parallel !== null && this.parallel.workers > 1 && selection.kind === "task") {
+        await this.settleWrites();
         const batch = await this.parallel.run(config);
         if (batch.exit !== null) {
           return this.stop(
@@ -712,6 +759,7 @@ class LoopRun {
       if (waited) continue;
       // The fleet's call, claimed once this loop's own limit allows one (a refusal counts
       // nothing). Aborted meanwhile: the next turn's decision stops the loop.
+      if (this.shared !== null) await this.settleWrites();
       const claim = await this.shared?.claim(this.stopper.signal);
       if (claim !== undefined && claim.kind !== "granted") {
         if (claim.kind === "budget") {
@@ -725,9 +773,27 @@ class LoopRun {
       const task = selection.kind === "task" ? selection.task : null;
       const iteration = this.state.loop_metadata.iterations + 1;
       const attempt = selection.kind === "task" ? selection.attempt : 1;
-      this.state = { ...this.state, current_task_id: task?.id ?? null };
       this.iterationInProgress = iteration;
       this.taskInProgress = task?.id ?? null;
+      // The call counts when it starts, and is saved before the agent runs: a loop that crashes
+      // or is killed mid-call cannot get round the hourly limit by restarting. An executor that
+      // starts processes (it has `stopSurvivors`) records each before starting it, and that
+      // record's write is the state with the call counted and the last iteration's end: one
+      // write, not three. Any other executor gets them saved before it is called.
+      this.state = {
+        ...this.state,
+        current_task_id: task?.id ?? null,
+        rate_window: fromRateWindow(
+          recordCall(toRateWindow(this.state.rate_window), this.clock.now()),
+        ),
+      };
+      if (this.options.executor.stopSurvivors === undefined) {
+        await this.saveState().catch(async (error: unknown) => {
+          // The agent never ran: its claimed call is given back.
+          if (claim?.kind === "granted") await this.shared?.release(claim.usage);
+          throw error;
+        });
+      }
       this.record("iteration_start", {
         iteration,
         current_task_id: task?.id ?? null,
@@ -741,32 +807,30 @@ class LoopRun {
       });
 
       const request = this.requestFor(config, view, task, iteration, attempt);
-      // The call counts when it starts, and is saved before the agent runs: a loop that crashes
-      // or is killed mid-call cannot get round the hourly limit by restarting. An executor that
-      // starts processes (it has `stopSurvivors`) records each before starting it, and that
-      // record's write is the state with the call counted: one write, not two. Any other
-      // executor gets the count saved before it is called.
-      this.state = {
-        ...this.state,
-        rate_window: fromRateWindow(
-          recordCall(toRateWindow(this.state.rate_window), this.clock.now()),
-        ),
-      };
-      if (this.options.executor.stopSurvivors === undefined) {
-        await this.writeState().catch(async (error: unknown) => {
-          // The agent never ran: its claimed call is given back.
-          if (claim?.kind === "granted") await this.shared?.release(claim.usage);
-          throw error;
-        });
-      }
-      const executed = await executeWithTimeout(this.options.executor, request, {
+      const recordProcess = this.agentProcesses.recordFor(iteration);
+      let recorded = false;
+      const execution = executeWithTimeout(this.options.executor, request, {
         clock: this.clock,
         timeoutMs: config.limits.iteration_timeout_minutes * 60_000,
         signal: this.stopper.signal,
-        recordProcess: this.agentProcesses.recordFor(iteration),
+        recordProcess: (agent) => {
+          recorded = true;
+          return recordProcess(agent);
+        },
       });
-      // The executor has seen its agent end: the record goes with the next write.
-      await this.agentProcesses.settle();
+      // An executor that did not record its process as it was called (it may start none, or
+      // start it later): the last iteration's end is written now, not left to a record that
+      // may never come. A failure stops the loop after this execution.
+      const early = !recorded && this.unsavedEnd !== null ? this.writeState() : null;
+      early?.catch(() => undefined);
+      const executed = await execution;
+      // The executor has seen its agent end: the record goes with the next write. A failed
+      // write that carried the last iteration's end names that iteration.
+      await this.agentProcesses.settle().catch((error: unknown) => {
+        this.throwDeferredFailure();
+        throw error;
+      });
+      if (early !== null) await this.settleWrites();
       this.state = withoutAgentProcess(this.state);
       const outcome = {
         ...executed,
@@ -882,7 +946,7 @@ class LoopRun {
       waitMs: decision.waitMs,
       message: `${decision.window.callsMade} of ${config.limits.max_calls_per_hour} calls this hour`,
     });
-    await this.writeState();
+    await this.saveState();
     await this.clock.sleep(decision.waitMs, this.stopper.signal);
     return true;
   }
@@ -890,7 +954,7 @@ class LoopRun {
   /** Waits for the fleet's window to reset; the next turn claims again. */
   private async waitForSharedLimit(usage: SharedLimitsUsage, waitMs: number): Promise<void> {
     this.recordSharedWait(usage, waitMs);
-    await this.writeState();
+    await this.saveState();
     await this.clock.sleep(waitMs, this.stopper.signal);
   }
 
@@ -910,7 +974,7 @@ class LoopRun {
       waitMs: until - now,
       message: limit.message,
     });
-    await this.writeState();
+    await this.saveState();
     await this.clock.sleep(until - now, this.stopper.signal);
   }
 
@@ -1044,20 +1108,13 @@ class LoopRun {
     for (const id of tasksCompleted) this.emitter.emit("task-complete", { taskId: id, iteration });
 
     this.verify(config, view, result);
-    this.deferWrite(iteration, task?.id ?? null);
     const current = this.state as LoopState;
-    const metrics = {
+    this.deferWrite(iteration, task?.id ?? null, {
       iterations: current.loop_metadata.iterations,
       tasks_completed: current.completed_tasks.length,
       tasks_failed: current.failed_tasks.length,
       last_update: this.now(),
-    };
-    // Derived from the state: written once the state it is derived from is.
-    void this.lastWrite.then(() =>
-      updateMetrics(this.options.store, this.terminalId, metrics, {
-        onError: (error) => this.options.onLoggerError?.(error),
-      }),
-    );
+    });
 
     // A wrap-up on a finished plan (no task was given): what it did, for `plan_complete`.
     const known = new Set(before.tasks.map((item) => item.id));
