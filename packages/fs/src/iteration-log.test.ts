@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { ExecutionResult } from "@loop/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createIterationLog, DEFAULT_ITERATION_LOG_KEEP } from "./iteration-log.js";
@@ -147,6 +147,28 @@ describe("createIterationLog", () => {
       "20260314T100050Z-000005-TASK-003.log",
       "notes.txt",
     ]);
+  });
+
+  it("keeps the newest `keep` over many writes, whatever else came and went in the folder meanwhile", async () => {
+    const keep = 4;
+    const log = createIterationLog({ folder, terminalId: "term_001", keep });
+    const written: string[] = [];
+    const write = async (iteration: number) => {
+      const path = await log.write(
+        entry({ iteration, startedAt: at(iteration * 10), endedAt: at(iteration * 10 + 5) }),
+      );
+      written[iteration] = basename(path ?? "");
+    };
+    const names = async () => (await readdir(terminalFolder())).sort();
+    for (let iteration = 1; iteration <= 6; iteration += 1) await write(iteration);
+    // One of the kept logs deleted by hand: the writes go on, and keep the newest that are left.
+    await rm(join(terminalFolder(), written[5] as string));
+    await write(7);
+    expect(await names()).toEqual([written[4], written[6], written[7]]);
+    // An older log put back from elsewhere is counted, and pruned, within `keep` writes.
+    await writeFile(join(terminalFolder(), written[1] as string), "old");
+    for (let iteration = 8; iteration < 8 + keep; iteration += 1) await write(iteration);
+    expect(await names()).toEqual(written.slice(8, 8 + keep));
   });
 
   it("removes the temporary files crashed writers left of any log, sparing live writers' and other files'", async () => {

@@ -107,13 +107,21 @@ function writeError(path: string, error: unknown): LogWriteError {
  * Deletes all but the newest `keep` iteration logs of `folder`, and the temporary files that
  * crashed writers left of any iteration log (other files are left alone): the writes do not
  * look for those themselves, since every log has a new name.
+ *
+ * @returns the logs left, oldest first.
  */
-async function prune(folder: string, keep: number): Promise<void> {
+async function prune(folder: string, keep: number): Promise<string[]> {
   const names = await readdir(folder);
   await removeStaleTemporaryFilesOf(folder, names, (name) => parseIterationLogName(name) !== null);
   const logs = names.filter((name) => parseIterationLogName(name) !== null);
   logs.sort();
-  for (const name of logs.slice(0, Math.max(0, logs.length - keep))) {
+  await removeOldest(folder, logs, keep);
+  return logs;
+}
+
+/** Deletes the first (oldest) of `logs` until `keep` are left, taking them out of `logs`. */
+async function removeOldest(folder: string, logs: string[], keep: number): Promise<void> {
+  for (const name of logs.splice(0, Math.max(0, logs.length - keep))) {
     const path = join(folder, name);
     try {
       await unlink(path);
@@ -121,6 +129,13 @@ async function prune(folder: string, keep: number): Promise<void> {
       if (errorCodeOf(error) !== "ENOENT") throw writeError(path, error);
     }
   }
+}
+
+/** `name` put into the sorted `names` where it sorts (at the end, for a log newer than all). */
+function insertSorted(names: string[], name: string): void {
+  let at = names.length;
+  while (at > 0 && (names[at - 1] as string) > name) at -= 1;
+  if (names[at - 1] !== name) names.splice(at, 0, name);
 }
 
 /**
@@ -149,6 +164,13 @@ export function createIterationLog(options: IterationLogOptions): IterationLog {
   const { folder, terminalId, keep } = checkOptions(options);
   const terminalFolder = resolve(folder, terminalId);
   const queue = createSerialQueue();
+  /**
+   * The folder's logs, oldest first, as the last listing found them and the writes since
+   * changed them: the folder is listed on the first write and then once every `keep` writes
+   * (no other process writes a terminal's logs while its loop holds the terminal), not on each.
+   */
+  let logs: string[] | null = null;
+  let writesSinceListing = 0;
   return {
     folder: terminalFolder,
     keep,
@@ -169,15 +191,23 @@ export function createIterationLog(options: IterationLogOptions): IterationLog {
             createDirectory: true,
             mode: PRIVATE_FILE_MODE,
             durable: false,
-            // `prune` removes crashed writers' leftovers, in the listing it makes anyway.
+            // Crashed writers' leftovers are removed with the folder's listing (`prune`).
             removeLeftovers: false,
           });
         } catch (error) {
           throw writeError(path, error);
         }
         try {
-          await prune(terminalFolder, keep);
+          writesSinceListing += 1;
+          if (logs === null || writesSinceListing >= keep) {
+            logs = await prune(terminalFolder, keep);
+            writesSinceListing = 0;
+          } else {
+            insertSorted(logs, name);
+            await removeOldest(terminalFolder, logs, keep);
+          }
         } catch (error) {
+          logs = null;
           throw LogWriteError.isInstance(error) ? error : writeError(terminalFolder, error);
         }
         return path;

@@ -343,6 +343,7 @@ async function runProject(
   if (!StateLockedError.isInstance(result.error)) {
     await writeStatus(
       statusOf(view, context, Date.now(), { reason: result.exitReason, complete: result.complete }),
+      { immediately: true },
     );
   }
   await Promise.all([logger.close(), verifierLog.close(), iterationLogs.flush()]);

@@ -49,35 +49,93 @@ export function statusOf(
   };
 }
 
+/** The shortest time between two writes of `status.json`, in milliseconds. */
+export const STATUS_MIN_INTERVAL_MS = 100;
+
+/** Options of {@link createStatusWriter}. */
+export interface StatusWriterOptions {
+  /** The shortest time between two writes; default {@link STATUS_MIN_INTERVAL_MS}. */
+  readonly minIntervalMs?: number;
+  /** The clock, in epoch milliseconds; default `Date.now`. */
+  readonly now?: () => number;
+  /**
+   * Runs `task` in `ms` milliseconds and returns what cancels it; default an unref'd
+   * `setTimeout` (a status waiting for its turn never keeps the process alive).
+   */
+  readonly schedule?: (task: () => void, ms: number) => () => void;
+}
+
+/** Writes a status; `immediately` skips the wait for the interval (the run's last status). */
+export type StatusWriter = (
+  status: Status,
+  options?: { readonly immediately?: boolean },
+) => Promise<void>;
+
+function scheduleUnref(task: () => void, ms: number): () => void {
+  const timer = setTimeout(task, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
+
 /**
  * Writes `status.json` through `file`, one write at a time, never failing the loop: the first
- * failure is reported through `onError`, later ones are dropped. A status is written once the
- * current turn of the event loop is over ({@link afterThisTurn}), and a newer one given
- * meanwhile replaces it: the file is a snapshot, and only the latest counts. Each call resolves
- * once a status at least as new as its own is written.
+ * failure is reported through `onError`, later ones are dropped. The file is a snapshot and
+ * only the latest status counts: a status is written once the current turn of the event loop
+ * is over ({@link afterThisTurn}), or, when the last write began less than `minIntervalMs`
+ * ago, once that interval is over; a newer status given meanwhile replaces it. A loop whose
+ * iterations take less than the interval (a fast agent) so writes the file a few times a
+ * second, not several times an iteration, and one whose iterations take longer writes each
+ * step as before. Each call resolves once a status at least as new as its own is written.
  */
 export function createStatusWriter(
   file: StatusFile,
   onError: (error: unknown) => void,
-): (status: Status) => Promise<void> {
+  options: StatusWriterOptions = {},
+): StatusWriter {
+  const minIntervalMs = options.minIntervalMs ?? STATUS_MIN_INTERVAL_MS;
+  const now = options.now ?? Date.now;
+  const schedule = options.schedule ?? scheduleUnref;
   let reported = false;
-  /** The status to write once this turn is over, replaced by any newer one until then. */
-  let next: { status: Status; written: Promise<void> } | null = null;
-  return (status: Status): Promise<void> => {
+  let lastWriteAt = Number.NEGATIVE_INFINITY;
+  /** The status to write next, replaced by any newer one until then; `start` ends its wait. */
+  let next: { status: Status; written: Promise<void>; start: () => void } | null = null;
+  const write = (status: Status): Promise<void> => {
+    lastWriteAt = now();
+    return file.write(status).catch((error: unknown) => {
+      if (reported) return;
+      reported = true;
+      onError(error);
+    });
+  };
+  return (status, writeOptions) => {
+    const immediately = writeOptions?.immediately === true;
     if (next !== null) {
       next.status = status;
+      if (immediately) next.start();
       return next.written;
     }
-    const pending = { status, written: Promise.resolve() };
-    pending.written = afterThisTurn(() => {
-      next = null;
-      return file.write(pending.status).catch((error: unknown) => {
-        if (reported) return;
-        reported = true;
-        onError(error);
-      });
-    });
+    let resolveWritten: () => void = () => undefined;
+    let cancel: (() => void) | null = null;
+    let started = false;
+    const pending = {
+      status,
+      written: new Promise<void>((resolve) => {
+        resolveWritten = resolve;
+      }),
+      start: () => {
+        if (started) return;
+        started = true;
+        cancel?.();
+        void afterThisTurn(() => {
+          next = null;
+          return write(pending.status);
+        }).then(resolveWritten);
+      },
+    };
     next = pending;
+    const wait = lastWriteAt + minIntervalMs - now();
+    if (immediately || wait <= 0) pending.start();
+    else cancel = schedule(pending.start, wait);
     return pending.written;
   };
 }
