@@ -110,6 +110,60 @@ describe("state writes", () => {
     expect(writes.at(-1)?.loop_metadata.iterations).toBe(agents);
   });
 
+  it("the record of a started process is the one write a power loss may take: it adds only the process group", async () => {
+    const inner = new MemoryStateStore();
+    const writes: { durable: boolean; pgid: number | undefined; iterations: number }[] = [];
+    const store = withSet(inner, async (terminalId, key, text, options) => {
+      if (key === "loop_state") {
+        const state = JSON.parse(text) as LoopState;
+        writes.push({
+          durable: options?.durable !== false,
+          pgid: state.agent_process?.pgid,
+          iterations: state.loop_metadata.iterations,
+        });
+      }
+      await inner.set(terminalId, key, text, options);
+    });
+    const clock = createTestClock({ start: START });
+    const scripted = createScriptedExecutor(completesTask(), { clock });
+    // As CommandExecutor: the agent recorded before it starts, then again with its group.
+    let agents = 0;
+    const executor: Executor = {
+      name: scripted.name,
+      specificationVersion: "v1",
+      stopSurvivors: async () => ({ pids: [], signal: null, stopped: true }),
+      execute: async (request, options) => {
+        agents += 1;
+        const agent = { token: `token-${agents}`, command: "agent", host: "here" };
+        await options.recordProcess?.(agent);
+        await options.recordProcess?.({ ...agent, pgid: 1000 + agents, processStart: "boot:1" });
+        return scripted.execute(request, options);
+      },
+    };
+    const result = await runLoop({
+      plan: memoryPlan(seedPlan(2), { path: "plan.md" }),
+      executor,
+      store,
+      clock,
+      terminalId: "term_001",
+    });
+
+    expect(result.exitReason).not.toBe("state_error");
+    const records = writes.slice(1, -2);
+    expect(records).toHaveLength(2 * result.iterations);
+    for (const [index, write] of records.entries()) {
+      const agent = Math.floor(index / 2) + 1;
+      // Before the agent starts: durable, with the last outcome; once it runs: its group only.
+      expect(write).toEqual(
+        index % 2 === 0
+          ? { durable: true, pgid: undefined, iterations: agent - 1 }
+          : { durable: false, pgid: 1000 + agent, iterations: agent - 1 },
+      );
+    }
+    // Every other write — the run's start, the last outcome, the exit — is durable.
+    expect([writes[0], ...writes.slice(-2)].every((write) => write?.durable)).toBe(true);
+  });
+
   it("a failed record that carried an outcome stops the loop naming that outcome's iteration", async () => {
     const inner = new MemoryStateStore();
     let writes = 0;

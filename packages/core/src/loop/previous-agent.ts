@@ -68,8 +68,11 @@ export async function stopPreviousAgent(
 export interface AgentProcessState {
   /** The loop's current state. */
   read(): LoopState;
-  /** Makes `state` the loop's state and saves it. */
-  write(state: LoopState): Promise<void>;
+  /**
+   * Makes `state` the loop's state and saves it; with `durable: false`, a version a power loss
+   * may lose (`WriteStateOptions.durable`).
+   */
+  write(state: LoopState, options?: { readonly durable?: boolean }): Promise<void>;
   /** The current time as an ISO 8601 timestamp, from the injected clock. */
   now(): string;
   /**
@@ -121,8 +124,11 @@ export class AgentProcessRecorder {
         const place = this.state.place ?? topLevel;
         const previous = place.read(current);
         const startedAt = previous?.token === agent.token ? previous.started_at : this.state.now();
+        // The record of a started process (its group) need not survive a power loss, which
+        // ends the process too: the one written before it started, durably, is enough then.
         await this.state.write(
           place.write(current, agentProcessRecord(agent, { iteration, startedAt })),
+          { durable: previous?.token !== agent.token || agent.pgid === undefined },
         );
       });
       this.#writes = write.catch((error: unknown) => {

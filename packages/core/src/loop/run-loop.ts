@@ -157,9 +157,9 @@ class LoopRun {
   /** Saves the state's `agent_process` while an agent runs. */
   private readonly agentProcesses = new AgentProcessRecorder({
     read: () => this.state as LoopState,
-    write: (state) => {
+    write: (state, options) => {
       this.state = state;
-      return this.writeState();
+      return this.writeState(options);
     },
     now: () => this.now(),
   });
@@ -561,9 +561,11 @@ class LoopRun {
    * for (each a snapshot of the state when asked), whatever the store does with concurrent
    * ones: a parallel run's workers and the iteration ends they carry never land out of order.
    * A write carries the iteration end not saved yet, if any ({@link deferWrite}): its failure is
-   * then also kept for {@link settleWrites}, and the iteration's metrics follow it.
+   * then also kept for {@link settleWrites}, and the iteration's metrics follow it. With
+   * `durable: false` (the record of a started agent's process group) the store may let a power
+   * loss take the version — unless it carries an iteration's end.
    */
-  private writeState(): Promise<void> {
+  private writeState(options?: { readonly durable?: boolean }): Promise<void> {
     if (this.state === null) return Promise.resolve();
     this.state = {
       ...this.state,
@@ -574,7 +576,11 @@ class LoopRun {
     const metrics = this.unsavedMetrics;
     this.unsavedEnd = null;
     this.unsavedMetrics = null;
-    const write = this.lastWrite.then(() => this.manager.writeState(this.terminalId, state));
+    // A write that may be lost to a power loss never carries an iteration's end.
+    const durable = carried !== null || options?.durable !== false;
+    const write = this.lastWrite.then(() =>
+      this.manager.writeState(this.terminalId, state, durable ? null : { durable: false }),
+    );
     this.lastWrite = write.catch((error: unknown) => {
       if (carried !== null) this.deferredFailure ??= { error, ...carried };
     });

@@ -62,6 +62,13 @@ export interface WriteStateOptions {
    * the value is written as it is, unchecked.
    */
   readonly validateSchema?: boolean | undefined;
+  /**
+   * Whether this version must survive a power loss once the write resolves (default `true`):
+   * passed on to the store as `StateSetOptions.durable`. `false` for a version whose news is
+   * worth nothing after a power loss — the loop's record that the agent's process has started
+   * (a power loss ends the process too) — so the version before it is enough.
+   */
+  readonly durable?: boolean | undefined;
 }
 
 /**
@@ -170,7 +177,9 @@ async function writeState(
   }
   const text = serializeDocument(document, LOOP_STATE_KEY, terminalId);
   await storeCall(`write loop_state of terminal "${terminalId}"`, () =>
-    store.set(terminalId, LOOP_STATE_KEY, text),
+    options?.durable === false
+      ? store.set(terminalId, LOOP_STATE_KEY, text, { durable: false })
+      : store.set(terminalId, LOOP_STATE_KEY, text),
   );
 }
 

@@ -44,8 +44,10 @@ export interface LockOptions {
 export interface StateSetOptions {
   /**
    * Whether the document must survive a power loss once `set` resolves (default `true`).
-   * `false` says the document is derived — rebuilt from others by its next write, as
-   * `loop_metrics` is from `loop_state` — so a store may skip what guards it against a power
+   * `false` says losing this version to a power loss costs nothing: the document is derived —
+   * rebuilt from others by its next write, as `loop_metrics` is from `loop_state` — or the
+   * version before it is enough (the `loop_state` that adds only a started agent's process
+   * group, which a power loss ends too). A store may then skip what guards it against a power
    * loss (the file store's `fsync`s). The write is still atomic and still keeps the replaced
    * version as the backup. Stores that cannot tell the difference ignore it.
    */
