@@ -122,7 +122,7 @@ describe("state writes", () => {
           iterations: state.loop_metadata.iterations,
         });
       }
-      await inner.set(terminalId, key, text, options);
+      await inner.set(terminalId, key, text);
     });
     const clock = createTestClock({ start: START });
     const scripted = createScriptedExecutor(completesTask(), { clock });
