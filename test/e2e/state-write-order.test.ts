@@ -1,4 +1,10 @@
-import { type Executor, type LoopState, runLoop, type StateStore } from "@loop/core";
+import {
+  type Executor,
+  type LoopState,
+  type RunLoopOptions,
+  runLoop,
+  type StateStore,
+} from "@loop/core";
 import {
   completesTask,
   createScriptedExecutor,
@@ -44,8 +50,7 @@ describe("state writes", () => {
     const inner = new MemoryStateStore();
     const { store, seen } = slowStore(inner);
     const savedAtCall: number[] = [];
-    const clock = createTestClock({ start: START });
-    const scripted = createScriptedExecutor(completesTask(), { clock });
+    const { clock, scripted } = scriptedAgent();
     const executor = {
       ...scripted,
       execute: async (...args: Parameters<typeof scripted.execute>) => {
@@ -54,13 +59,7 @@ describe("state writes", () => {
         return scripted.execute(...args);
       },
     };
-    const result = await runLoop({
-      plan: memoryPlan(seedPlan(3), { path: "plan.md" }),
-      executor,
-      store,
-      clock,
-      terminalId: "term_001",
-    });
+    const result = await runTasks(3, { executor, store, clock });
 
     expect(result.exitReason).not.toBe("state_error");
     expect(seen.mostAtOnce).toBe(1);
@@ -79,20 +78,13 @@ describe("state writes", () => {
       if (key === "loop_state") writes.push(JSON.parse(text));
       await inner.set(terminalId, key, text);
     });
-    const clock = createTestClock({ start: START });
-    const scripted = createScriptedExecutor(completesTask(), { clock });
+    const { clock, scripted } = scriptedAgent();
     // What was stored when each agent "started": once its record's write resolved.
     const storedAtStart: number[] = [];
     const executor = recordingExecutor(scripted, async () => {
       storedAtStart.push(await storedIterations(inner));
     });
-    const result = await runLoop({
-      plan: memoryPlan(seedPlan(3), { path: "plan.md" }),
-      executor,
-      store,
-      clock,
-      terminalId: "term_001",
-    });
+    const result = await runTasks(3, { executor, store, clock });
 
     expect(result.exitReason).not.toBe("state_error");
     const agents = result.iterations;
@@ -124,8 +116,7 @@ describe("state writes", () => {
       }
       await inner.set(terminalId, key, text);
     });
-    const clock = createTestClock({ start: START });
-    const scripted = createScriptedExecutor(completesTask(), { clock });
+    const { clock, scripted } = scriptedAgent();
     // As CommandExecutor: the agent recorded before it starts, then again with its group.
     let agents = 0;
     const executor: Executor = {
@@ -140,13 +131,7 @@ describe("state writes", () => {
         return scripted.execute(request, options);
       },
     };
-    const result = await runLoop({
-      plan: memoryPlan(seedPlan(2), { path: "plan.md" }),
-      executor,
-      store,
-      clock,
-      terminalId: "term_001",
-    });
+    const result = await runTasks(2, { executor, store, clock });
 
     expect(result.exitReason).not.toBe("state_error");
     const records = writes.slice(1, -2);
@@ -173,16 +158,13 @@ describe("state writes", () => {
         throw new Error("ENOSPC: no space left on device");
       await inner.set(terminalId, key, text);
     });
-    const clock = createTestClock({ start: START });
-    const scripted = createScriptedExecutor(completesTask(), { clock });
+    const { clock, scripted } = scriptedAgent();
     const logger = new MemoryLogger();
-    const result = await runLoop({
-      plan: memoryPlan(seedPlan(4), { path: "plan.md" }),
+    const result = await runTasks(4, {
       executor: recordingExecutor(scripted, async () => undefined),
       store,
       logger,
       clock,
-      terminalId: "term_001",
     });
 
     expect(result.exitReason).toBe("state_error");
@@ -200,8 +182,7 @@ describe("state writes", () => {
 
   it("an executor that has stopSurvivors but records nothing still gets the last outcome saved before it runs", async () => {
     const inner = new MemoryStateStore();
-    const clock = createTestClock({ start: START });
-    const scripted = createScriptedExecutor(completesTask(), { clock });
+    const { clock, scripted } = scriptedAgent();
     const storedAtCall: number[] = [];
     const executor: Executor = {
       name: scripted.name,
@@ -214,13 +195,7 @@ describe("state writes", () => {
         return scripted.execute(request, options);
       },
     };
-    const result = await runLoop({
-      plan: memoryPlan(seedPlan(3), { path: "plan.md" }),
-      executor,
-      store: inner,
-      clock,
-      terminalId: "term_001",
-    });
+    const result = await runTasks(3, { executor, store: inner, clock });
 
     expect(result.exitReason).not.toBe("state_error");
     expect(storedAtCall).toEqual(Array.from({ length: result.iterations }, (_, index) => index));
@@ -258,4 +233,19 @@ function recordingExecutor(
       return scripted.execute(request, options);
     },
   };
+}
+
+/** A scripted agent that completes its task in every iteration, on a test clock. */
+function scriptedAgent() {
+  const clock = createTestClock({ start: START });
+  return { clock, scripted: createScriptedExecutor(completesTask(), { clock }) };
+}
+
+/** `runLoop` on terminal term_001 over the seed plan cut down to `tasks` tasks. */
+function runTasks(tasks: number, options: Omit<RunLoopOptions, "plan" | "terminalId">) {
+  return runLoop({
+    plan: memoryPlan(seedPlan(tasks), { path: "plan.md" }),
+    terminalId: "term_001",
+    ...options,
+  });
 }
