@@ -138,7 +138,7 @@ describe("createStatusWriter", () => {
         throw new Error("EACCES");
       },
     };
-    const write = createStatusWriter(file, (error) => failures.push(error));
+    const write = createStatusWriter(file, (error) => failures.push(error), { minIntervalMs: 0 });
     await write(at(1));
     await write(at(2));
     expect(failures).toHaveLength(1);
