@@ -51,6 +51,19 @@ export interface CommandExecutorOptions {
   readonly progress?: GitProgress | undefined;
   /** The executor's name for logs. Default: the command. */
   readonly name?: string | undefined;
+  /**
+   * Whether the next run's process is started as a run ends, held by a small shell until its
+   * go (default `true`): starting a process from Node blocks the event loop for a millisecond
+   * or two, paid then while the probe's git runs, and the process's record is saved once, with
+   * its process group, before the agent runs. Taken only where the process the agent gets is
+   * the same: the prompt on standard input, `/bin/dash` to wait in (its `exec` passes the
+   * environment on as given, `PWD` put back), every environment name a shell name, the same
+   * working directory and environment when the run comes; otherwise the process is started
+   * when the run comes. `false`: always then. The held process ends at `Executor.release`
+   * (the engine calls it as a loop ends), when this process exits, or at the next run that
+   * cannot take it.
+   */
+  readonly startAhead?: boolean | undefined;
 }
 
 /** Default of {@link CommandExecutorOptions.killGraceMs}. */
@@ -101,6 +114,9 @@ export function checkCommandExecutorOptions(options: unknown): CommandExecutorOp
       // A host timer fires at once beyond 2^31 - 1 ms: refuse rather than time out at once.
       throw invalid(name, `a number from 0 to ${LONGEST_TIMER_MS} (24.8 days)`, value);
     }
+  }
+  if (given.startAhead !== undefined && typeof given.startAhead !== "boolean") {
+    throw invalid("startAhead", "a boolean", given.startAhead);
   }
   for (const name of ["promptArgument", "onLine", "parse"] as const) {
     if (given[name] !== undefined && typeof given[name] !== "function") {

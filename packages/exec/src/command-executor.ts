@@ -25,8 +25,24 @@ import {
   signalProcessGroup,
 } from "./process-group.js";
 import { processStartOf } from "./process-table.js";
+import type { WaitingProcess } from "./waiting-process.js";
 import { rawOutput } from "./raw-output.js";
 import { inheritedEnvironment } from "./removed-env-variables.js";
+import { type NextProcess, startNextProcess, takeNextProcess } from "./next-process.js";
+
+/** What `#run` needs for one run. */
+interface RunArguments {
+  readonly prompt: string;
+  readonly signal: AbortSignal | undefined;
+  readonly agent: AgentProcess;
+  readonly recordProcess: ExecuteOptions["recordProcess"];
+  readonly cwd: string | undefined;
+  /** The agent's environment before its token is added. */
+  readonly environment: Readonly<Record<string, string | undefined>>;
+  readonly started?: (() => void) | undefined;
+  /** The process started ahead for this run, if one waits. */
+  readonly waiting?: WaitingProcess | undefined;
+}
 
 /** Why a run was stopped before the agent finished. */
 type StopReason = "aborted" | "timed-out" | "idle";
@@ -96,6 +112,8 @@ export class CommandExecutor implements Executor {
   /** The version of the `Executor` interface this class implements. */
   readonly specificationVersion = "v1" as const;
   readonly #options: CommandExecutorOptions;
+  /** The next run's process, started ahead as the last run ended (`startAhead`). */
+  #next: NextProcess | null = null;
 
   /**
    * @param options - the command and how to run it; checked before anything else.
@@ -126,10 +144,16 @@ export class CommandExecutor implements Executor {
     const progress = request.workspace === undefined ? this.#options.progress : undefined;
     // The plan is the one file of the project the loop itself writes between runs.
     const rewritten = request.plan?.path ? [request.plan.path] : [];
+    const cwd = request.workspace?.path ?? this.#options.cwd;
+    const environment = this.#environment();
+    const next = takeNextProcess(this.#next, cwd, environment);
+    this.#next = null;
+    // A process started ahead is recorded once, with its group: it runs nothing before its go.
     const agent: AgentProcess = {
-      token: newAgentToken(),
+      token: next?.token ?? newAgentToken(),
       command: this.#options.command,
       host: hostname(),
+      ...(next === null ? {} : { pgid: next.pid, processStart: next.processStart }),
     };
     const recordProcess = options?.recordProcess;
     // The baseline and the record are both taken before the process starts, each independent
@@ -142,20 +166,77 @@ export class CommandExecutor implements Executor {
       ),
     ]);
     if (recorded) {
+      next?.waiting.discard();
       const reason = messageOf(recorded.error);
       return { output: "", success: false, error: `the agent was not started: ${reason}` };
     }
-    if (signal?.aborted) return ABORTED;
-    const cwd = request.workspace?.path ?? this.#options.cwd;
+    if (signal?.aborted) {
+      next?.waiting.discard();
+      return ABORTED;
+    }
     // Once the agent runs, the probe may get its comparison ready (git started, waiting).
     const started =
       progress?.running === undefined || snapshot === undefined
         ? undefined
         : () => progress.running?.(snapshot);
-    const result = await this.#run(request.prompt, signal, agent, recordProcess, cwd, started);
-    if (progress === undefined || snapshot === undefined) return result;
-    const measured = await progress.after(snapshot);
+    const run = {
+      prompt: request.prompt,
+      signal,
+      agent,
+      recordProcess,
+      cwd,
+      environment,
+      started,
+      waiting: next?.waiting,
+    };
+    const { result, ran } = await this.#run(run);
+    // The next run's process starts once this one's is over (it started, so the command runs
+    // here), in a workspace of its own never (a parallel run's next task has another).
+    const ahead = ran && !signal?.aborted && request.workspace === undefined;
+    if (progress === undefined || snapshot === undefined) {
+      if (ahead) this.#startNext(cwd, environment);
+      return result;
+    }
+    const measuring = progress.after(snapshot);
+    // Started once the probe's git has its go (a few microtasks into `after`): the start then
+    // blocks this process while git works, not before it.
+    const startingNext = ahead
+      ? new Promise<void>((resolve) =>
+          setImmediate(() => {
+            this.#startNext(cwd, environment);
+            resolve();
+          }),
+        )
+      : undefined;
+    const [measured] = await Promise.all([measuring, startingNext]);
     return { ...result, filesChanged: result.filesChanged ?? measured.filesChanged };
+  }
+
+  /**
+   * Ends the process started ahead for a next run, if one waits (see
+   * {@link CommandExecutorOptions.startAhead}); the engine calls it as a loop ends. The next
+   * run, if any, starts its process when it comes.
+   */
+  release(): void {
+    this.#next?.waiting.discard();
+    this.#next = null;
+  }
+
+  /** The agent's environment before its token is added. */
+  #environment(): Readonly<Record<string, string | undefined>> {
+    return this.#options.env ?? inheritedEnvironment(process.env);
+  }
+
+  #startNext(cwd: string | undefined, environment: Readonly<Record<string, string | undefined>>) {
+    const options = this.#options;
+    if (options.startAhead === false || (options.promptVia ?? "stdin") !== "stdin") return;
+    this.#next?.waiting.discard();
+    this.#next = startNextProcess({
+      command: options.command,
+      args: options.args ?? [],
+      cwd,
+      environment,
+    });
   }
 
   /**
@@ -190,14 +271,16 @@ export class CommandExecutor implements Executor {
     return stopAgentSurvivors(agent, { graceMs: this.#options.killGraceMs });
   }
 
-  #run(
-    prompt: string,
-    signal: AbortSignal | undefined,
-    agent: AgentProcess,
-    recordProcess: ExecuteOptions["recordProcess"],
-    cwd: string | undefined,
-    started?: () => void,
-  ): Promise<ExecutionResult> {
+  #run({
+    prompt,
+    signal,
+    agent,
+    recordProcess,
+    cwd,
+    environment,
+    started,
+    waiting,
+  }: RunArguments): Promise<{ result: ExecutionResult; ran: boolean }> {
     const options = this.#options;
     const viaStdin = (options.promptVia ?? "stdin") === "stdin";
     const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -205,17 +288,19 @@ export class CommandExecutor implements Executor {
     const stdout = new OutputStream("stdout", tailBytes, options.onLine);
     const stderr = new OutputStream("stderr", tailBytes, options.onLine);
 
-    return new Promise<ExecutionResult>((resolve, reject) => {
-      const child = spawn(options.command, [...this.#argv(prompt)], {
-        shell: false,
-        detached: true,
-        cwd,
-        env: {
-          ...(options.env ?? inheritedEnvironment(process.env)),
-          [AGENT_TOKEN_VARIABLE]: agent.token,
-        },
-        stdio: [viaStdin ? "pipe" : "ignore", "pipe", "pipe"],
-      });
+    return new Promise<{ result: ExecutionResult; ran: boolean }>((resolveRun, reject) => {
+      let ran = false;
+      const resolve = (result: ExecutionResult) => resolveRun({ result, ran });
+      // One that ended as it waited (killed) is replaced by a process started now.
+      const child =
+        (waiting?.waiting === true ? waiting.go() : undefined) ??
+        spawn(options.command, [...this.#argv(prompt)], {
+          shell: false,
+          detached: true,
+          cwd,
+          env: { ...environment, [AGENT_TOKEN_VARIABLE]: agent.token },
+          stdio: [viaStdin ? "pipe" : "ignore", "pipe", "pipe"],
+        });
       let stopReason: StopReason | undefined;
       let exitCode: number | null = null;
       let exitSignal: NodeJS.Signals | null = null;
@@ -331,10 +416,14 @@ export class CommandExecutor implements Executor {
       };
 
       if (pid === undefined) return; // spawn failed: "error" follows.
+      ran = true;
       // Saved by the engine before the next step; a failure to save is the engine's to report.
-      recordProcess?.({ ...agent, pgid: pid, processStart: processStartOf(pid) }).catch(
-        () => undefined,
-      );
+      // A process started ahead was recorded with its group before its go.
+      if (agent.pgid !== pid) {
+        recordProcess?.({ ...agent, pgid: pid, processStart: processStartOf(pid) }).catch(
+          () => undefined,
+        );
+      }
       // After the record's write has begun: what `started` does waits on the agent anyway.
       if (started !== undefined) setImmediate(started);
       signal?.addEventListener("abort", onAbort, { once: true });

@@ -59,9 +59,11 @@ export interface ExecuteOptions {
    * Saves the agent process the executor starts in the loop's state (`agent_process`), so that
    * if this loop is killed while the agent runs, the next run can stop what is left of it
    * (`stopSurvivors`). Call it before starting the process, with the `token` put in its
-   * environment, and again with its `pgid` once it is started; the promise resolves once the
-   * record is saved, and rejects when it cannot be (then do not start the process). Absent when
-   * the caller keeps no record (a test calling `execute` directly).
+   * environment, and again with its `pgid` once it is started — or once, with its `pgid`, for a
+   * process started ahead and held before the program runs (see `Executor.release`); the
+   * promise resolves once the record is saved, and rejects when it cannot be (then do not start
+   * the process, or do not let it run). Absent when the caller keeps no record (a test calling
+   * `execute` directly).
    */
   readonly recordProcess?: ((agent: AgentProcess) => Promise<void>) | undefined;
 }
@@ -153,4 +155,11 @@ export interface Executor {
    * before `execute`, so the count is still saved before the agent runs.
    */
   stopSurvivors?(agent: AgentProcess): Promise<SurvivorReport>;
+  /**
+   * Optional: the engine calls it once a run is over (however it ended, after the last
+   * `execute` resolved), so that an executor holding something ready for a next `execute` —
+   * `CommandExecutor` starts the next agent's process ahead, waiting for its go — lets it go.
+   * An executor may be run again after it. It must not throw.
+   */
+  release?(): void;
 }

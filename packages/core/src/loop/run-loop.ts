@@ -422,6 +422,12 @@ class LoopRun {
         await this.finish(exit.reason).catch(() => undefined);
       }
     } finally {
+      // What the executor holds for a next run (a process started ahead) ends with this one.
+      try {
+        this.options.executor.release?.();
+      } catch {
+        // A release that fails loses nothing of the run; the executor's doc forbids it.
+      }
       // A caller's signal may outlive many runs: it keeps no listener of this one.
       this.options.signal?.removeEventListener("abort", this.forwardAbort);
       this.unwatchLock();
