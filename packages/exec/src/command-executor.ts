@@ -17,6 +17,7 @@ import {
 } from "./command-executor-options.js";
 import type { CommandLine } from "./command-line.js";
 import type { CommandRun } from "./command-run.js";
+import { type NextProcess, startNextProcess, takeNextProcess } from "./next-process.js";
 import { OutputStream } from "./output-stream.js";
 import {
   awaitGroupEnd,
@@ -25,10 +26,9 @@ import {
   signalProcessGroup,
 } from "./process-group.js";
 import { processStartOf } from "./process-table.js";
-import type { WaitingProcess } from "./waiting-process.js";
 import { rawOutput } from "./raw-output.js";
 import { inheritedEnvironment } from "./removed-env-variables.js";
-import { type NextProcess, startNextProcess, takeNextProcess } from "./next-process.js";
+import type { WaitingProcess } from "./waiting-process.js";
 
 /** What `#run` needs for one run. */
 interface RunArguments {

@@ -85,10 +85,10 @@ export function startWaitingProcess(
   });
   // EPIPE: the shell is gone (discarded, or it could not start, or it was killed).
   child.stdin?.on("error", () => undefined);
-  const handles = [child.stdin, child.stdout, child.stderr] as unknown as (
-    | { ref?(): void; unref?(): void }
-    | null
-  )[];
+  const handles = [child.stdin, child.stdout, child.stderr] as unknown as ({
+    ref?(): void;
+    unref?(): void;
+  } | null)[];
   child.unref();
   for (const handle of handles) handle?.unref?.();
   let used = false;
