@@ -292,7 +292,8 @@ describe.skipIf(!haveDash)("CommandExecutor startAhead in a loop", () => {
     const store = withSet(inner, async (terminalId, key, text) => {
       const agent = key === "loop_state" ? JSON.parse(text).agent_process : undefined;
       if (agent !== undefined) {
-        (records[agent.iteration - 1] ??= []).push(agent.pgid ?? null);
+        const index = agent.iteration - 1;
+        records[index] = [...(records[index] ?? []), agent.pgid ?? null];
       }
       await inner.set(terminalId, key, text);
     });

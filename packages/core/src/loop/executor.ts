@@ -157,7 +157,7 @@ export interface Executor {
   stopSurvivors?(agent: AgentProcess): Promise<SurvivorReport>;
   /**
    * Optional: the engine calls it once a run is over (however it ended, after the last
-   * `execute` resolved), so that an executor holding something ready for a next `execute` —
+   * `execute` resolved; the run's executor and its merge executor), so that an executor holding something ready for a next `execute` —
    * `CommandExecutor` starts the next agent's process ahead, waiting for its go — lets it go.
    * An executor may be run again after it. It must not throw.
    */

@@ -422,11 +422,16 @@ class LoopRun {
         await this.finish(exit.reason).catch(() => undefined);
       }
     } finally {
-      // What the executor holds for a next run (a process started ahead) ends with this one.
-      try {
-        this.options.executor.release?.();
-      } catch {
-        // A release that fails loses nothing of the run; the executor's doc forbids it.
+      // What an executor holds for a next run (a process started ahead) ends with this one.
+      for (const executor of new Set([
+        this.options.executor,
+        this.options.parallel?.mergeExecutor,
+      ])) {
+        try {
+          executor?.release?.();
+        } catch {
+          // A release that fails loses nothing of the run; the executor's doc forbids it.
+        }
       }
       // A caller's signal may outlive many runs: it keeps no listener of this one.
       this.options.signal?.removeEventListener("abort", this.forwardAbort);
