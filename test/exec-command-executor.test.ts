@@ -13,6 +13,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { executionRequest } from "./support/execution-request.js";
 import { FAKE_AGENT, fakeAgent, fakeAgentArgv, HOSTILE_PROMPT } from "./support/fake-agent.js";
+import { waitUntil } from "./support/wait-until.js";
 
 function fake(
   mode: string,
@@ -50,16 +51,6 @@ function isRunning(pid: number): boolean {
 }
 
 const onLinux = process.platform === "linux";
-
-// The orphaned grandchild is reaped by PID 1, which in some containers takes a second or two.
-async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return condition();
-}
 
 describe("CommandExecutor options", () => {
   it("checks options before anything runs", () => {

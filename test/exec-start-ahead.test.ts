@@ -8,6 +8,7 @@ import { taskList, withSet } from "./e2e/support.js";
 import { executionRequest } from "./support/execution-request.js";
 import { HOSTILE_PROMPT } from "./support/fake-agent.js";
 import { statFields } from "./support/proc-stat.js";
+import { waitUntil } from "./support/wait-until.js";
 
 // `startAhead`: as a run ends, CommandExecutor starts the next run's process, held by /bin/dash
 // on a `read` until the next `execute` gives it its go (then dash `exec`s the agent in its
@@ -43,15 +44,6 @@ function waitingShells(): number[] {
     }
   }
   return pids;
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return condition();
 }
 
 const executors: CommandExecutor[] = [];
