@@ -197,6 +197,40 @@ describe.skipIf(!haveDash)("CommandExecutor startAhead: the held process", () =>
     expect(records[1]?.pgid).not.toBe(held);
   });
 
+  it("killed just before its run, before this process has seen it end, is replaced as well", async () => {
+    const subject = executor({ command: "cat" });
+    await runOnce(subject);
+    const [held] = waitingShells();
+    process.kill(held as number, "SIGKILL");
+    // Without a turn of the event loop, this process cannot have reaped it: the executor still
+    // takes it for waiting when the run begins.
+    const deadline = Date.now() + 5000;
+    while (statFields(held as number)?.[0] !== "Z" && Date.now() < deadline) {
+      // The kernel's part of a SIGKILL takes microseconds.
+    }
+    expect(statFields(held as number)?.[0]).toBe("Z");
+    const { result, records } = await runOnce(subject, { prompt: "still here" });
+    expect(result).toMatchObject({ success: true, output: "still here" });
+    expect(records.map((record) => record.pgid === held)).toEqual([true, false]);
+  });
+
+  it("stopped as it waited, does not hold up an abort: the run ends, and the shell with it", async () => {
+    const subject = executor({ command: "cat" });
+    await runOnce(subject);
+    const [held] = waitingShells();
+    process.kill(held as number, "SIGSTOP");
+    const controller = new AbortController();
+    const running = runOnce(subject, { prompt: "never read" }, controller.signal);
+    // The run has given its go, and waits for the shell to take it.
+    expect(await waitUntil(() => statFields(held as number)?.[0] === "T")).toBe(true);
+    setTimeout(() => controller.abort(), 50);
+    const { result } = await running;
+    expect(result).toMatchObject({ success: false, error: "aborted" });
+    expect(
+      await waitUntil(() => [null, "Z"].includes(statFields(held as number)?.[0] ?? null)),
+    ).toBe(true);
+  });
+
   it("is not used by a run with another environment: it ends, the run starts its own", async () => {
     const variable = "LOOP_START_AHEAD_TEST";
     const subject = executor({ command: "/bin/sh", args: ["-c", `printf "%s" "$${variable}"`] });

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { hostname } from "node:os";
 import type {
   AgentProcess,
@@ -28,7 +28,6 @@ import {
 import { processStartOf } from "./process-table.js";
 import { rawOutput } from "./raw-output.js";
 import { inheritedEnvironment } from "./removed-env-variables.js";
-import type { WaitingProcess } from "./waiting-process.js";
 
 /** What `#run` needs for one run. */
 interface RunArguments {
@@ -40,8 +39,8 @@ interface RunArguments {
   /** The agent's environment before its token is added. */
   readonly environment: Readonly<Record<string, string | undefined>>;
   readonly started?: (() => void) | undefined;
-  /** The process started ahead for this run, if one waits. */
-  readonly waiting?: WaitingProcess | undefined;
+  /** The process started ahead for this run, once it has its go. */
+  readonly held: ChildProcess | null;
 }
 
 /** Why a run was stopped before the agent finished. */
@@ -174,6 +173,9 @@ export class CommandExecutor implements Executor {
       next?.waiting.discard();
       return ABORTED;
     }
+    // One that ended as it waited (killed) is replaced by a process started now.
+    const held = next === null ? null : await next.waiting.go(signal);
+    if (held === null && signal?.aborted) return ABORTED;
     // Once the agent runs, the probe may get its comparison ready (git started, waiting).
     const started =
       progress?.running === undefined || snapshot === undefined
@@ -187,7 +189,7 @@ export class CommandExecutor implements Executor {
       cwd,
       environment,
       started,
-      waiting: next?.waiting,
+      held,
     };
     const { result, ran } = await this.#run(run);
     // The next run's process starts once this one's is over (it started, so the command runs
@@ -279,7 +281,7 @@ export class CommandExecutor implements Executor {
     cwd,
     environment,
     started,
-    waiting,
+    held,
   }: RunArguments): Promise<{ result: ExecutionResult; ran: boolean }> {
     const options = this.#options;
     const viaStdin = (options.promptVia ?? "stdin") === "stdin";
@@ -291,9 +293,8 @@ export class CommandExecutor implements Executor {
     return new Promise<{ result: ExecutionResult; ran: boolean }>((resolveRun, reject) => {
       let ran = false;
       const resolve = (result: ExecutionResult) => resolveRun({ result, ran });
-      // One that ended as it waited (killed) is replaced by a process started now.
       const child =
-        (waiting?.waiting === true ? waiting.go() : undefined) ??
+        held ??
         spawn(options.command, [...this.#argv(prompt)], {
           shell: false,
           detached: true,

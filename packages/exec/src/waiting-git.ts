@@ -47,7 +47,8 @@ export function startWaitingGit(
     run() {
       if (used) return Promise.resolve(null);
       used = true;
-      waiting.go();
+      // Whether the shell had its go shows in git's end (the shell's, when it had none).
+      void waiting.go();
       child.stdin?.end();
       return ended;
     },

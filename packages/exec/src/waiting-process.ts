@@ -1,4 +1,6 @@
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+import { signalProcessGroup } from "./process-group.js";
 
 /**
  * A process started ahead of time that waits for its go before it becomes the program: a small
@@ -11,7 +13,8 @@ import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process"
  * The shell reads its standard input a byte at a time, so whatever follows the go line (an
  * agent's prompt) is left for the program. Before the `exec` it sets `PWD` back to the value the
  * environment had, or unsets it when the environment had none (a POSIX shell sets it to the
- * working directory as it starts).
+ * working directory as it starts), and says it has its go on a fourth descriptor, which the
+ * program does not get: a shell killed as it waited is told apart from a program that ran.
  */
 export interface WaitingProcess {
   /** The child: the shell while it waits, the program once it has its go. */
@@ -20,9 +23,14 @@ export interface WaitingProcess {
   readonly waiting: boolean;
   /**
    * Lets the program run now: from here on the child (and its pipes) keep this process alive
-   * again, as any child does. Returns the child; call it once, while {@link waiting}.
+   * again, as any child does. Resolves with the child once the shell has its go and `exec`s the
+   * program, or with `null` when the shell had ended before (killed as it waited: this process
+   * may not have seen its end yet) or `signal` fired first (the shell, or what it became, is
+   * then killed): the program never ran, or is ended. Call it once.
+   *
+   * @param signal - gives up the wait.
    */
-  go(): ChildProcess;
+  go(signal?: AbortSignal): Promise<ChildProcess | null>;
   /** Ends the shell without running the program (its standard input closes: `read` fails). */
   discard(): void;
 }
@@ -43,12 +51,12 @@ export interface WaitingProcessOptions {
 
 /**
  * The shell's script: nothing runs until a whole line arrives (`read` fails at the end of its
- * input, and the shell exits), then `PWD` is put back as the environment had it, and the
- * program replaces the shell. `$1`/`$2` say whether `PWD` was set and to what; the program and
- * its arguments follow.
+ * input, and the shell exits), then the shell says so on descriptor 3, `PWD` is put back as the
+ * environment had it, and the program replaces the shell with descriptor 3 closed. `$1`/`$2`
+ * say whether `PWD` was set and to what; the program and its arguments follow.
  */
 const SCRIPT =
-  'read -r go || exit 0; if [ "$1" = 1 ]; then export PWD="$2"; else unset PWD; fi; shift 2; exec "$@"';
+  'read -r go || exit 0; echo >&3; if [ "$1" = 1 ]; then export PWD="$2"; else unset PWD; fi; shift 2; exec "$@" 3>&-';
 
 /**
  * Starts `command args…` waiting (see {@link WaitingProcess}); `null` on Windows, which has no
@@ -71,7 +79,7 @@ export function startWaitingProcess(
     cwd: options.cwd,
     env: options.env,
     detached: options.detached ?? false,
-    stdio: ["pipe", ...options.output],
+    stdio: ["pipe", ...options.output, "pipe"],
     windowsHide: true,
   };
   const child = spawn(
@@ -85,7 +93,9 @@ export function startWaitingProcess(
   });
   // EPIPE: the shell is gone (discarded, or it could not start, or it was killed).
   child.stdin?.on("error", () => undefined);
-  const handles = [child.stdin, child.stdout, child.stderr] as unknown as ({
+  const told = child.stdio[3] as Readable | null | undefined;
+  told?.on("error", () => undefined);
+  const handles = [child.stdin, child.stdout, child.stderr, told] as unknown as ({
     ref?(): void;
     unref?(): void;
   } | null)[];
@@ -97,12 +107,37 @@ export function startWaitingProcess(
     get waiting() {
       return !used && !ended && child.pid !== undefined;
     },
-    go() {
+    go(signal) {
       used = true;
       child.ref();
       for (const handle of handles) handle?.ref?.();
+      if (told === null || told === undefined || child.pid === undefined) {
+        return Promise.resolve(null);
+      }
+      const pid = child.pid;
       child.stdin?.write("go\n");
-      return child;
+      return new Promise<ChildProcess | null>((resolve) => {
+        const settle = (taken: ChildProcess | null) => {
+          signal?.removeEventListener("abort", onAbort);
+          told.off("data", onTold);
+          told.off("close", onEnd);
+          told.destroy();
+          resolve(taken);
+        };
+        // The byte comes before the end of the descriptor (closed by the exec, or by the
+        // shell's end): an end alone is a shell that never had its go.
+        const onTold = () => settle(child);
+        const onEnd = () => settle(null);
+        const onAbort = () => {
+          if (options.detached === true) signalProcessGroup(pid, "SIGKILL");
+          else child.kill("SIGKILL");
+          settle(null);
+        };
+        told.once("data", onTold);
+        told.once("close", onEnd);
+        if (signal?.aborted) onAbort();
+        else signal?.addEventListener("abort", onAbort, { once: true });
+      });
     },
     discard() {
       if (used) return;
