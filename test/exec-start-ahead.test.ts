@@ -214,6 +214,26 @@ describe.skipIf(!haveDash)("CommandExecutor startAhead: the held process", () =>
     expect(records.map((record) => record.pgid === held)).toEqual([true, false]);
   });
 
+  it("killed as its record is saved, after this process has seen it end, is replaced", async () => {
+    const subject = executor({ command: "cat" });
+    await runOnce(subject);
+    const [held] = waitingShells();
+    const records: AgentProcess[] = [];
+    const result = await subject.execute(executionRequest({ prompt: "recorded twice" }), {
+      signal: new AbortController().signal,
+      recordProcess: async (agent) => {
+        records.push(agent);
+        if (records.length > 1) return;
+        process.kill(held as number, "SIGKILL");
+        // Reaped, and its descriptors' ends seen, before the record is saved.
+        await waitUntil(() => statFields(held as number) === null);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      },
+    });
+    expect(result).toMatchObject({ success: true, output: "recorded twice" });
+    expect(records.map((record) => record.pgid === held)).toEqual([true, false]);
+  });
+
   it("stopped as it waited, does not hold up an abort: the run ends, and the shell with it", async () => {
     const subject = executor({ command: "cat" });
     await runOnce(subject);

@@ -111,7 +111,9 @@ export function startWaitingProcess(
       used = true;
       child.ref();
       for (const handle of handles) handle?.ref?.();
-      if (told === null || told === undefined || child.pid === undefined) {
+      // A descriptor closed already is a shell that ended before its go (seen since `waiting`
+      // was last asked): its end has been told, and will not be again.
+      if (told === null || told === undefined || told.closed || child.pid === undefined) {
         return Promise.resolve(null);
       }
       const pid = child.pid;
