@@ -251,6 +251,18 @@ describe.skipIf(!haveDash)("CommandExecutor startAhead: the held process", () =>
     ).toBe(true);
   });
 
+  it("stopped as it waited, does not hang a run with timeoutMs: it times out, and the shell ends", async () => {
+    const subject = executor({ command: "cat", timeoutMs: 1500 });
+    await runOnce(subject);
+    const [held] = waitingShells();
+    process.kill(held as number, "SIGSTOP");
+    const { result } = await runOnce(subject, { prompt: "never read" });
+    expect(result).toMatchObject({ success: false, error: "timed out after 1500 ms", output: "" });
+    expect(
+      await waitUntil(() => [null, "Z"].includes(statFields(held as number)?.[0] ?? null)),
+    ).toBe(true);
+  });
+
   it("is not used by a run with another environment: it ends, the run starts its own", async () => {
     const variable = "LOOP_START_AHEAD_TEST";
     const subject = executor({ command: "/bin/sh", args: ["-c", `printf "%s" "$${variable}"`] });

@@ -28,6 +28,7 @@ import {
 import { processStartOf } from "./process-table.js";
 import { rawOutput } from "./raw-output.js";
 import { inheritedEnvironment } from "./removed-env-variables.js";
+import type { WaitingProcess } from "./waiting-process.js";
 
 /** What `#run` needs for one run. */
 interface RunArguments {
@@ -174,8 +175,9 @@ export class CommandExecutor implements Executor {
       return ABORTED;
     }
     // One that ended as it waited (killed) is replaced by a process started now.
-    const held = next === null ? null : await next.waiting.go(signal);
-    if (held === null && signal?.aborted) return ABORTED;
+    const taken = next === null ? { held: null } : await this.#take(next.waiting, signal);
+    if (!("held" in taken)) return taken;
+    const { held } = taken;
     // Once the agent runs, the probe may get its comparison ready (git started, waiting).
     const started =
       progress?.running === undefined || snapshot === undefined
@@ -440,6 +442,31 @@ export class CommandExecutor implements Executor {
         child.stdin.end(prompt);
       }
     });
+  }
+
+  /**
+   * Gives the held shell its go and waits for it to confirm, within `timeoutMs`: a shell that
+   * never takes it (stopped) is killed, and the run ends as timed out (or aborted), never hangs.
+   */
+  async #take(
+    waiting: WaitingProcess,
+    signal: AbortSignal | undefined,
+  ): Promise<{ readonly held: ChildProcess | null } | ExecutionResult> {
+    const { timeoutMs } = this.#options;
+    const timeout = timeoutMs === undefined ? null : new AbortController();
+    const timer = timeout === null ? null : setTimeout(() => timeout.abort(), timeoutMs);
+    const signals = [signal, timeout?.signal].filter((each) => each !== undefined);
+    try {
+      const held = await waiting.go(signals.length > 1 ? AbortSignal.any(signals) : signals[0]);
+      if (held !== null) return { held };
+      if (signal?.aborted) return ABORTED;
+      if (timeout?.signal.aborted) {
+        return { output: "", success: false, error: this.#describeStop("timed-out") };
+      }
+      return { held };
+    } finally {
+      if (timer !== null) clearTimeout(timer);
+    }
   }
 
   #describeStop(reason: StopReason): string {
